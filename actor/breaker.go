@@ -1,0 +1,228 @@
+package actor
+
+import (
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/scheduler"
+	"go.uber.org/zap"
+
+	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/task"
+)
+
+// breaker is one incarnation of a key's breaker actor.
+type breaker struct {
+	cfg     *Config
+	log     *zap.Logger
+	circuit state.Circuit
+	fx      []state.Effect
+	timers  *scheduler.TimerScheduler
+
+	inflight deadlines
+	// the one timer armed at the earliest deadline, and its tag
+	tickCancel scheduler.CancelFunc
+	tickAt     time.Time
+	tickSeq    uint64
+
+	recoveryCancel scheduler.CancelFunc
+}
+
+// Receive handles one message; it never blocks.
+func (b *breaker) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *Call:
+		b.admit(ctx, m)
+	case *task.Outcome:
+		b.outcome(ctx, m)
+	case *Withdraw:
+		b.withdraw(ctx, m.Call)
+	case *deadlineTick:
+		b.expire(ctx, m)
+	case *recoveryTimer:
+		b.step(ctx, state.Event{Kind: state.TimerFired, Gen: m.Gen}, time.Now())
+	case *SnapshotRequest:
+		m.Reply <- b.snapshot()
+	case *Crash:
+		panic("tripwire: injected crash of breaker " + b.cfg.Key)
+	case *actor.Started:
+		b.start(ctx)
+	case *actor.Restarting:
+		b.stop(errs.ErrBreakerRestarted)
+	case *actor.Stopping:
+		b.stop(b.cfg.Cell.StopError())
+	}
+}
+
+func (b *breaker) start(ctx actor.Context) {
+	b.circuit = state.New(b.cfg.Circuit, b.cfg.Cell.nextIncarnation())
+	b.cfg.Cell.publish(state.Closed)
+	b.timers = scheduler.NewTimerScheduler(ctx)
+}
+
+// stop answers every call in flight with err and cancels the timers; it runs
+// on the old instance before a restart and before a stop.
+func (b *breaker) stop(err error) {
+	for _, c := range b.inflight {
+		c.index = -1
+		b.release(c)
+		c.Settle(Result{Err: err})
+	}
+	b.inflight = nil
+	b.cancelTick()
+	if b.recoveryCancel != nil {
+		b.recoveryCancel()
+	}
+}
+
+func (b *breaker) admit(ctx actor.Context, c *Call) {
+	now := time.Now()
+	if !now.Before(c.Deadline) {
+		// Its deadline passed while it waited in the mailbox: the target was
+		// never asked, so it counts neither way.
+		c.Settle(Result{Err: errs.ErrTimeout})
+		return
+	}
+	b.fx = b.fx[:0]
+	b.circuit, b.fx = state.Step(b.circuit, state.Event{Kind: state.Admit}, now, b.fx)
+	for _, e := range b.fx {
+		switch e.Kind {
+		case state.Forward:
+			b.forward(ctx, c, e.Gen, now)
+		case state.Reject:
+			c.Settle(Result{Err: errs.ErrOpen})
+		}
+	}
+}
+
+func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Time) {
+	c.gen = gen
+	b.inflight.add(c)
+	b.armTick(ctx, now)
+	if fn := b.cfg.Target.Func; fn != nil {
+		b.cfg.Pool.Submit(&task.Job{
+			Ctx: c.Ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
+			Classify: b.cfg.IsFailure, ReplyTo: ctx.Self(), Token: c,
+		})
+		return
+	}
+	c.ask = task.NewAsk(ctx.ActorSystem(), b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.cfg.IsFailure)
+}
+
+func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {
+	c, ok := o.Token.(*Call)
+	if !ok || !b.inflight.remove(c) {
+		return // late: timed out, withdrawn, or admitted by an earlier incarnation
+	}
+	kind := state.Succeeded
+	if o.Failed {
+		kind = state.Failed
+	}
+	if !c.Settle(Result{Value: o.Value, Err: o.Err}) && c.wasWithdrawn() {
+		kind = state.Ignored
+	}
+	b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, time.Now())
+}
+
+func (b *breaker) withdraw(ctx actor.Context, c *Call) {
+	if !b.inflight.remove(c) {
+		return
+	}
+	b.release(c)
+	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, time.Now())
+}
+
+// expire answers every call whose deadline has passed with ErrTimeout and
+// counts it as a failure.
+func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
+	if t.incarnation != b.circuit.Gen.Incarnation || t.seq != b.tickSeq {
+		return
+	}
+	b.tickCancel, b.tickAt = nil, time.Time{}
+	now := time.Now()
+	for c := b.inflight.earliest(); c != nil && !now.Before(c.Deadline); c = b.inflight.earliest() {
+		b.inflight.remove(c)
+		b.release(c)
+		kind := state.Failed
+		if !c.Settle(Result{Err: errs.ErrTimeout}) && c.wasWithdrawn() {
+			kind = state.Ignored
+		}
+		b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, now)
+	}
+	b.armTick(ctx, now)
+}
+
+// armTick keeps one timer armed at the earliest deadline in flight.
+func (b *breaker) armTick(ctx actor.Context, now time.Time) {
+	c := b.inflight.earliest()
+	if c == nil || (b.tickCancel != nil && !c.Deadline.Before(b.tickAt)) {
+		return
+	}
+	b.cancelTick()
+	b.tickSeq++
+	b.tickAt = c.Deadline
+	b.tickCancel = b.timers.SendOnce(c.Deadline.Sub(now), ctx.Self(),
+		&deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: b.tickSeq})
+}
+
+func (b *breaker) cancelTick() {
+	if b.tickCancel != nil {
+		b.tickCancel()
+		b.tickCancel = nil
+	}
+}
+
+// release frees what the data plane holds for c; a late reply is then ignored.
+func (b *breaker) release(c *Call) {
+	if c.ask != nil {
+		c.ask.Abandon()
+		c.ask = nil
+	}
+}
+
+// step feeds ev to the circuit and carries out the effects.
+func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
+	b.fx = b.fx[:0]
+	b.circuit, b.fx = state.Step(b.circuit, ev, now, b.fx)
+	for _, e := range b.fx {
+		switch e.Kind {
+		case state.Transition:
+			b.cfg.Cell.publish(e.To)
+			b.logTransition(e)
+		case state.StartTimer:
+			if b.recoveryCancel != nil {
+				b.recoveryCancel()
+			}
+			b.recoveryCancel = b.timers.SendOnce(e.After, ctx.Self(), &recoveryTimer{Gen: e.Gen})
+		}
+	}
+}
+
+func (b *breaker) logTransition(e state.Effect) {
+	fields := []zap.Field{
+		zap.Stringer("from", e.From), zap.Stringer("to", e.To),
+		zap.Int("failures", b.circuit.Failures), zap.Uint64("generation", e.Gen.Seq),
+	}
+	switch {
+	case e.To == state.Open && e.From == state.Closed:
+		b.log.Warn("circuit opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
+	case e.To == state.Open:
+		b.log.Info("circuit re-opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
+	case e.To == state.HalfOpen:
+		b.log.Debug("circuit half-open", fields...)
+	default:
+		b.log.Info("circuit closed", fields...)
+	}
+}
+
+func (b *breaker) snapshot() Snapshot {
+	return Snapshot{
+		State:    b.circuit.State,
+		Failures: b.circuit.Failures,
+		OpenedAt: b.circuit.OpenedAt,
+		RetryAt:  b.circuit.RetryAt,
+		InFlight: len(b.inflight),
+		Restarts: b.cfg.Cell.Restarts(),
+	}
+}

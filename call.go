@@ -1,0 +1,100 @@
+package tripwire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/registry"
+)
+
+// ReplyGrace is how long past its deadline a caller waits for its breaker's
+// answer before it gives up with ErrTimeout on its own. The breaker enforces
+// every deadline itself; the grace only matters if the breaker is too busy
+// to answer in time.
+const ReplyGrace = 20 * time.Millisecond
+
+// maxResends bounds how often one call follows its key to a new breaker when
+// the old one stopped before it had seen the call.
+const maxResends = 3
+
+// Call sends msg to key's target through its breaker and returns the
+// target's answer. It returns ErrOpen at once while the circuit is open. The
+// call's deadline is the earlier of ctx's and now+CallTimeout; if ctx is
+// cancelled first, Call returns ctx.Err() at once and the call counts neither
+// as success nor failure.
+func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
+	if ctx == nil {
+		return nil, ErrNilContext
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e, err := r.lookup(key)
+	if err != nil {
+		return nil, err
+	}
+	if e.Cell().State() == Open {
+		return nil, ErrOpen
+	}
+	if msg == nil && e.Config.Target.PID != nil {
+		return nil, fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
+	}
+	now := time.Now()
+	deadline := now.Add(e.Config.CallTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	return r.send(ctx, e, tactor.NewCall(ctx, msg, deadline), now)
+}
+
+// send delivers c to the key's breaker and waits for exactly one answer.
+func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, now time.Time) (any, error) {
+	backstop := time.NewTimer(c.Deadline.Sub(now) + ReplyGrace)
+	defer backstop.Stop()
+	cancelled := ctx.Done()
+	b := e.Binding()
+	r.sys.Root.Send(b.PID, c)
+	for resends := 0; ; {
+		select {
+		case res := <-c.Reply():
+			return res.Value, res.Err
+		case <-cancelled:
+			if !errors.Is(ctx.Err(), context.Canceled) {
+				cancelled = nil // the deadline: the breaker answers ErrTimeout
+				continue
+			}
+			if c.Withdraw() {
+				r.sys.Root.Send(b.PID, &tactor.Withdraw{Call: c})
+				return nil, ctx.Err()
+			}
+		case <-b.Done():
+			select {
+			case res := <-c.Reply():
+				return res.Value, res.Err
+			default:
+			}
+			// The breaker stopped without seeing the call. If another
+			// breaker took over the key, the call goes there.
+			next := e.Binding()
+			if errors.Is(b.Err(), ErrBreakerRestarted) && next != b && resends < maxResends {
+				resends++
+				b = next
+				r.sys.Root.Send(b.PID, c)
+				continue
+			}
+			if c.Expire() {
+				return nil, b.Err()
+			}
+		case <-backstop.C:
+			if c.Expire() {
+				return nil, ErrTimeout
+			}
+		}
+		// Someone answered the call at this very moment.
+		res := <-c.Reply()
+		return res.Value, res.Err
+	}
+}

@@ -1,0 +1,40 @@
+package tripwire
+
+import "github.com/tripwire-go/tripwire/internal/errs"
+
+// Sentinel errors, for errors.Is. A target's own error is returned unchanged.
+var (
+	// ErrOpen: the circuit is open (or its half-open probe is in flight);
+	// the target was not called.
+	ErrOpen = errs.ErrOpen
+	// ErrUnknownKey: no breaker is registered under the key.
+	ErrUnknownKey = errs.ErrUnknownKey
+	// ErrDuplicateKey: Register of a key that is already registered.
+	ErrDuplicateKey = errs.ErrDuplicateKey
+	// ErrInvalidKey: empty, over 256 bytes, invalid UTF-8 or with control characters.
+	ErrInvalidKey = errs.ErrInvalidKey
+	// ErrInvalidTarget: a nil target, PID or function, or a PID of the registry itself.
+	ErrInvalidTarget = errs.ErrInvalidTarget
+	// ErrInvalidSettings: a negative threshold or duration.
+	ErrInvalidSettings = errs.ErrInvalidSettings
+	// ErrInvalidOption: a nil option or an option given a nil value.
+	ErrInvalidOption = errs.ErrInvalidOption
+	// ErrInvalidMessage: a nil message to an actor target.
+	ErrInvalidMessage = errs.ErrInvalidMessage
+	// ErrNilContext: a nil context.Context or actor context.
+	ErrNilContext = errs.ErrNilContext
+	// ErrTimeout: the call's deadline passed first. It also matches
+	// context.DeadlineExceeded.
+	ErrTimeout = errs.ErrTimeout
+	// ErrTargetDown: the actor target is dead (protoactor's dead-letter answer).
+	ErrTargetDown = errs.ErrTargetDown
+	// ErrTargetPanic: the function target panicked; the panic value is in the message.
+	ErrTargetPanic = errs.ErrTargetPanic
+	// ErrBreakerRestarted: the breaker crashed while the call was in its hands.
+	ErrBreakerRestarted = errs.ErrBreakerRestarted
+	// ErrShutdown: the registry is shut down, or the key was unregistered
+	// while the call was in flight.
+	ErrShutdown = errs.ErrShutdown
+	// ErrUnexpectedReply: CallAs got a value of another type.
+	ErrUnexpectedReply = errs.ErrUnexpectedReply
+)

@@ -1,0 +1,66 @@
+package tripwire
+
+import (
+	"fmt"
+	"time"
+
+	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/registry"
+)
+
+// askTimeout bounds Snapshot and Crash when a breaker cannot answer.
+const askTimeout = 5 * time.Second
+
+// Snapshot returns key's breaker state as the breaker itself reports it.
+func (r *Registry) Snapshot(key string) (Snapshot, error) {
+	e, err := r.lookup(key)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	s, err := r.ask(e)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return Snapshot{
+		Key: key, State: s.State, Failures: s.Failures,
+		OpenedAt: s.OpenedAt, RetryAt: s.RetryAt,
+		InFlight: s.InFlight, Restarts: s.Restarts,
+	}, nil
+}
+
+// Crash makes key's breaker panic, for resilience tests. It returns once a
+// fresh breaker serves the key: closed, with zero failures. Calls the
+// crashed breaker had in flight get ErrBreakerRestarted.
+func (r *Registry) Crash(key string) error {
+	e, err := r.lookup(key)
+	if err != nil {
+		return err
+	}
+	r.sys.Root.Send(e.Binding().PID, &tactor.Crash{})
+	_, err = r.ask(e)
+	return err
+}
+
+// ask sends a SnapshotRequest to the breaker serving e, following the key to
+// a new breaker if the one asked stops first.
+func (r *Registry) ask(e *registry.Entry) (tactor.Snapshot, error) {
+	timeout := time.NewTimer(askTimeout)
+	defer timeout.Stop()
+	for {
+		b := e.Binding()
+		reply := make(chan tactor.Snapshot, 1)
+		r.sys.Root.Send(b.PID, &tactor.SnapshotRequest{Reply: reply})
+		select {
+		case s := <-reply:
+			return s, nil
+		case <-b.Done():
+			if e.Binding() == b {
+				return tactor.Snapshot{}, b.Err()
+			}
+		case <-r.stopping:
+			return tactor.Snapshot{}, ErrShutdown
+		case <-timeout.C:
+			return tactor.Snapshot{}, fmt.Errorf("%w: breaker %q did not answer in %v", ErrTimeout, e.Key, askTimeout)
+		}
+	}
+}

@@ -1,0 +1,36 @@
+package registry
+
+import (
+	"sync"
+
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// Binding is one breaker actor serving a key. Done is closed, with Err set,
+// once that actor has terminated and answered every call it had taken; a call
+// still unanswered then was never seen by it.
+type Binding struct {
+	PID  *actor.PID
+	done chan struct{}
+	once sync.Once
+	err  error
+}
+
+// NewBinding returns a live binding for pid.
+func NewBinding(pid *actor.PID) *Binding {
+	return &Binding{PID: pid, done: make(chan struct{})}
+}
+
+// Done is closed when the actor has terminated.
+func (b *Binding) Done() <-chan struct{} { return b.done }
+
+// Err is why the actor terminated; valid once Done is closed.
+func (b *Binding) Err() error { return b.err }
+
+// Close records err and closes Done; later calls do nothing.
+func (b *Binding) Close(err error) {
+	b.once.Do(func() {
+		b.err = err
+		close(b.done)
+	})
+}

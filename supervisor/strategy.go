@@ -1,0 +1,26 @@
+package supervisor
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+	"go.uber.org/zap"
+
+	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/internal/errs"
+)
+
+// HandleFailure is the supervisor strategy for breakers: it answers the call
+// whose message crashed the breaker, counts and logs the restart, then lets
+// protoactor's one-for-one strategy restart the breaker (or stop it once it
+// has crashed too often; Receive then respawns it).
+func (s *Supervisor) HandleFailure(sys *actor.ActorSystem, sup actor.Supervisor, child *actor.PID,
+	rs *actor.RestartStatistics, reason, message any) {
+	if c, ok := actor.UnwrapEnvelopeMessage(message).(*tactor.Call); ok {
+		c.Settle(tactor.Result{Err: errs.ErrBreakerRestarted})
+	}
+	if e, ok := s.children[child.Id]; ok {
+		n := e.Cell().AddRestart()
+		s.log.Error("breaker restarted", zap.String("key", e.Key), zap.Any("panic", reason),
+			zap.Int64("restarts", n))
+	}
+	s.restart.HandleFailure(sys, sup, child, rs, reason, message)
+}

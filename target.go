@@ -1,0 +1,40 @@
+package tripwire
+
+import (
+	"context"
+
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// Target is the dependency a breaker protects: an actor (ActorTarget) or a
+// function (FuncTarget).
+type Target interface {
+	target() targetSpec
+}
+
+type targetSpec struct {
+	pid *actor.PID
+	fn  func(ctx context.Context, msg any) (any, error)
+}
+
+func (t targetSpec) target() targetSpec { return t }
+
+// ActorTarget protects an actor. The message of a call is sent to pid with a
+// reply address; the actor answers with ctx.Respond. A reply whose value is
+// an error counts as a failure and is returned as the call's error. A PID
+// built from a name (system.NewLocalPID("weather")) reaches the actor again
+// after it restarts or is respawned under that name.
+func ActorTarget(pid *actor.PID) Target {
+	if pid == nil {
+		return targetSpec{}
+	}
+	// A private copy: protoactor caches the resolved process in the PID.
+	return targetSpec{pid: &actor.PID{Address: pid.Address, Id: pid.Id}}
+}
+
+// FuncTarget protects a function. It runs on a worker with a context that
+// carries the call's deadline and the caller's cancellation; a returned
+// error counts as a failure, and a panic is recovered as ErrTargetPanic.
+func FuncTarget(fn func(ctx context.Context, msg any) (any, error)) Target {
+	return targetSpec{fn: fn}
+}

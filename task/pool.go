@@ -1,0 +1,124 @@
+package task
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire/internal/errs"
+)
+
+// Func is a function target.
+type Func func(ctx context.Context, msg any) (any, error)
+
+// Job is one call for a function target.
+type Job struct {
+	Ctx      context.Context
+	Deadline time.Time
+	Fn       Func
+	Msg      any
+	Classify Classifier
+	ReplyTo  *actor.PID
+	Token    any
+}
+
+// idleTimeout is how long a worker waits for another job before it exits.
+const idleTimeout = 10 * time.Second
+
+// Pool runs Jobs on long-lived goroutines. It grows when every worker is busy
+// (a hung target never delays another call) and shrinks as workers idle out.
+// Submit never blocks.
+type Pool struct {
+	sys    *actor.ActorSystem
+	jobs   chan *Job
+	quit   chan struct{}
+	closed atomic.Bool
+	live   atomic.Int64
+	wg     sync.WaitGroup
+	once   sync.Once
+}
+
+// NewPool returns a pool that reports outcomes through sys.
+func NewPool(sys *actor.ActorSystem) *Pool {
+	return &Pool{sys: sys, jobs: make(chan *Job), quit: make(chan struct{})}
+}
+
+// Live is the number of worker goroutines, busy or idle.
+func (p *Pool) Live() int { return int(p.live.Load()) }
+
+// Submit hands j to an idle worker or starts a new one. After Close the job
+// is answered with ErrShutdown without running.
+func (p *Pool) Submit(j *Job) {
+	if p.closed.Load() {
+		p.report(j, Outcome{Token: j.Token, Err: errs.ErrShutdown})
+		return
+	}
+	select {
+	case p.jobs <- j:
+	default:
+		p.live.Add(1)
+		p.wg.Add(1)
+		go p.work(j)
+	}
+}
+
+// Close stops idle workers and waits, until ctx is done, for busy ones. A
+// target that ignores its context can keep its worker busy; Close then
+// returns ctx.Err().
+func (p *Pool) Close(ctx context.Context) error {
+	p.once.Do(func() {
+		p.closed.Store(true)
+		close(p.quit)
+	})
+	done := make(chan struct{})
+	go func() { p.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (p *Pool) work(j *Job) {
+	defer p.wg.Done()
+	defer p.live.Add(-1)
+	idle := time.NewTimer(idleTimeout)
+	defer idle.Stop()
+	for {
+		p.run(j)
+		idle.Reset(idleTimeout)
+		select {
+		case j = <-p.jobs:
+		case <-p.quit:
+			return
+		case <-idle.C:
+			return
+		}
+	}
+}
+
+func (p *Pool) run(j *Job) {
+	ctx, cancel := context.WithDeadline(j.Ctx, j.Deadline)
+	v, err := call(ctx, j.Fn, j.Msg)
+	cancel()
+	p.report(j, Outcome{Token: j.Token, Value: v, Err: err, Failed: j.Classify.classify(v, err)})
+}
+
+// call runs the target and turns a panic into ErrTargetPanic.
+func call(ctx context.Context, fn Func, msg any) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("%w: %v", errs.ErrTargetPanic, r)
+		}
+	}()
+	return fn(ctx, msg)
+}
+
+func (p *Pool) report(j *Job, o Outcome) {
+	p.sys.Root.Send(j.ReplyTo, &o)
+}
