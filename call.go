@@ -36,7 +36,7 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.Cell().State() == Open {
+	if e.Cell().Rejecting() {
 		return nil, ErrOpen
 	}
 	if msg == nil && e.Config.Target.PID != nil {

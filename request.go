@@ -29,7 +29,7 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 	if msg == nil && e.Config.Target.PID != nil {
 		return fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
 	}
-	if e.Cell().State() == Open {
+	if e.Cell().Rejecting() {
 		r.sys.Root.Send(self, &Reply{Key: key, Request: msg, Err: ErrOpen})
 		return nil
 	}

@@ -27,6 +27,7 @@ type breaker struct {
 	tickSeq    uint64
 
 	recoveryCancel scheduler.CancelFunc
+	rejecting      bool // last value published in Cell.rejecting
 }
 
 // Receive handles one message; it never blocks.
@@ -58,6 +59,8 @@ func (b *breaker) Receive(ctx actor.Context) {
 func (b *breaker) start(ctx actor.Context) {
 	b.circuit = state.New(b.cfg.Circuit, b.cfg.Cell.nextIncarnation())
 	b.cfg.Cell.publish(state.Closed)
+	b.rejecting = false
+	b.cfg.Cell.rejecting.Store(false)
 	b.timers = scheduler.NewTimerScheduler(ctx)
 }
 
@@ -93,6 +96,17 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 		case state.Reject:
 			c.Settle(Result{Err: errs.ErrOpen})
 		}
+	}
+	b.publishRejecting()
+}
+
+// publishRejecting lets callers fail fast, without a message, while the
+// breaker would reject them anyway.
+func (b *breaker) publishRejecting() {
+	r := b.circuit.State == state.Open || (b.circuit.State == state.HalfOpen && b.circuit.Probing)
+	if r != b.rejecting {
+		b.rejecting = r
+		b.cfg.Cell.rejecting.Store(r)
 	}
 }
 
@@ -197,6 +211,7 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 			b.recoveryCancel = b.timers.SendOnce(e.After, ctx.Self(), &recoveryTimer{Gen: e.Gen})
 		}
 	}
+	b.publishRejecting()
 }
 
 func (b *breaker) logTransition(e state.Effect) {

@@ -12,6 +12,7 @@ import (
 // its pending calls get if it is stopped.
 type Cell struct {
 	state       atomic.Int32
+	rejecting   atomic.Bool
 	restarts    atomic.Int64
 	incarnation atomic.Uint64
 	stopErr     atomic.Pointer[error]
@@ -32,6 +33,10 @@ func (c *Cell) AddRestart() int64 { return c.restarts.Add(1) }
 // Retire makes every call pending when the breaker next stops fail with err
 // instead of ErrBreakerRestarted. Unregister and Shutdown call it first.
 func (c *Cell) Retire(err error) { c.stopErr.Store(&err) }
+
+// Rejecting reports whether the breaker would answer a call ErrOpen now:
+// the circuit is open, or half-open with its probe in flight.
+func (c *Cell) Rejecting() bool { return c.rejecting.Load() }
 
 func (c *Cell) publish(s state.State) { c.state.Store(int32(s)) }
 
