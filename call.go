@@ -60,6 +60,10 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 	for resends := 0; ; {
 		select {
 		case res := <-c.Reply():
+			if o := res.Courier(); o != nil {
+				r.sys.Root.Send(b.PID, o) // the breaker settles the call
+				continue
+			}
 			return res.Value, res.Err
 		case <-cancelled:
 			if !errors.Is(ctx.Err(), context.Canceled) {
@@ -71,10 +75,8 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 				return nil, ctx.Err()
 			}
 		case <-b.Done():
-			select {
-			case res := <-c.Reply():
+			if res, ok := answered(c); ok {
 				return res.Value, res.Err
-			default:
 			}
 			// The breaker stopped without seeing the call. If another
 			// breaker took over the key, the call goes there.
@@ -94,7 +96,25 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 			}
 		}
 		// Someone answered the call at this very moment.
-		res := <-c.Reply()
-		return res.Value, res.Err
+		for res := range c.Reply() {
+			if res.Courier() == nil {
+				return res.Value, res.Err
+			}
+		}
+	}
+}
+
+// answered returns the call's answer if it is already there, skipping a
+// courier outcome that no breaker will take any more.
+func answered(c *tactor.Call) (tactor.Result, bool) {
+	for {
+		select {
+		case res := <-c.Reply():
+			if res.Courier() == nil {
+				return res, true
+			}
+		default:
+			return tactor.Result{}, false
+		}
 	}
 }

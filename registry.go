@@ -210,9 +210,9 @@ func (r *Registry) Shutdown(ctx context.Context) error {
 		if b := e.Binding(); b != nil {
 			b.Close(ErrShutdown)
 		}
-		r.keys.Delete(e.Key)
 		return true
 	})
+	r.keys.Clear()
 	if perr := r.pool.Close(ctx); err == nil {
 		err = perr
 	}

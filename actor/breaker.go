@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"context"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -70,6 +71,7 @@ func (b *breaker) stop(err error) {
 	for _, c := range b.inflight {
 		c.index = -1
 		b.release(c)
+		c.ctx.cancel(context.Canceled)
 		c.Settle(Result{Err: err})
 	}
 	b.inflight = nil
@@ -115,10 +117,11 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 	b.inflight.add(c)
 	b.armTick(ctx, now)
 	if fn := b.cfg.Target.Func; fn != nil {
-		b.cfg.Pool.Submit(&task.Job{
-			Ctx: c.Ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
+		c.job = task.Job{
+			Ctx: &c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
 			Classify: b.cfg.IsFailure, ReplyTo: ctx.Self(), Token: c,
-		})
+		}
+		b.cfg.Pool.Submit(&c.job)
 		return
 	}
 	c.ask = task.NewAsk(ctx.ActorSystem(), b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.cfg.IsFailure)
@@ -144,6 +147,7 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 		return
 	}
 	b.release(c)
+	c.ctx.cancel(context.Canceled)
 	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, time.Now())
 }
 
@@ -158,6 +162,7 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 	for c := b.inflight.earliest(); c != nil && !now.Before(c.Deadline); c = b.inflight.earliest() {
 		b.inflight.remove(c)
 		b.release(c)
+		c.ctx.cancel(context.DeadlineExceeded)
 		kind := state.Failed
 		if !c.Settle(Result{Err: errs.ErrTimeout}) && c.wasWithdrawn() {
 			kind = state.Ignored

@@ -17,20 +17,31 @@ type Call struct {
 	Msg      any
 	Deadline time.Time
 
+	// reply holds at most one courier delivery and one answer, so neither
+	// sender ever blocks.
 	reply  chan Result
 	status atomic.Int32
+	ctx    callCtx
 
 	// owned by the breaker that admitted the call
 	gen   state.Gen
 	index int // position in the deadline heap
 	ask   *task.Ask
+	job   task.Job
 }
 
-// Result is the answer to a Call.
+// Result is the answer to a Call, or an outcome the caller must carry to its
+// breaker (see Courier).
 type Result struct {
 	Value any
 	Err   error
+
+	courier *task.Outcome
 }
+
+// Courier returns the outcome of an actor target that the caller must send
+// to its breaker, or nil if r is the answer.
+func (r Result) Courier() *task.Outcome { return r.courier }
 
 const (
 	pending int32 = iota
@@ -41,11 +52,17 @@ const (
 
 // NewCall returns a call for msg that must be answered by deadline.
 func NewCall(ctx context.Context, msg any, deadline time.Time) *Call {
-	return &Call{Ctx: ctx, Msg: msg, Deadline: deadline, reply: make(chan Result, 1), index: -1}
+	c := &Call{Ctx: ctx, Msg: msg, Deadline: deadline, reply: make(chan Result, 2), index: -1}
+	c.ctx = callCtx{parent: ctx, deadline: deadline}
+	return c
 }
 
-// Reply is where the answer arrives.
+// Reply is where the answer (or a courier outcome) arrives.
 func (c *Call) Reply() <-chan Result { return c.reply }
+
+// Deliver hands the outcome of an actor target to the caller, whose
+// goroutine then sends it to the breaker; it runs at most once per call.
+func (c *Call) Deliver(o *task.Outcome) { c.reply <- Result{courier: o} }
 
 // Settle answers the call unless it was already answered, withdrawn or
 // expired; it reports whether this answer was the one delivered.
@@ -58,12 +75,25 @@ func (c *Call) Settle(r Result) bool {
 }
 
 // Withdraw marks the call as abandoned by a caller whose context was
-// cancelled. It fails if an answer was already given.
-func (c *Call) Withdraw() bool { return c.status.CompareAndSwap(pending, withdrawn) }
+// cancelled, and cancels the target's context. It fails if an answer was
+// already given.
+func (c *Call) Withdraw() bool {
+	if !c.status.CompareAndSwap(pending, withdrawn) {
+		return false
+	}
+	c.ctx.cancel(context.Canceled)
+	return true
+}
 
 // Expire marks the call as given up by its caller at deadline plus grace,
 // or after its breaker vanished. It fails if an answer was already given.
-func (c *Call) Expire() bool { return c.status.CompareAndSwap(pending, expired) }
+func (c *Call) Expire() bool {
+	if !c.status.CompareAndSwap(pending, expired) {
+		return false
+	}
+	c.ctx.cancel(context.DeadlineExceeded)
+	return true
+}
 
 // wasWithdrawn reports whether the caller withdrew the call (it then counts
 // neither as success nor failure).

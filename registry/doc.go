@@ -1,4 +1,5 @@
-// Package registry maps keys to breakers. Reads are lock-free (sync.Map), so
-// the call path resolves a key again on every call and always finds the
-// breaker that currently serves it; only the supervisor writes.
+// Package registry maps keys to breakers. Reads are lock-free (an atomically
+// swapped immutable map), so the call path resolves a key again on every call
+// and always finds the breaker that currently serves it; only the supervisor
+// (and Shutdown) write.
 package registry

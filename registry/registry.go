@@ -1,58 +1,85 @@
 package registry
 
 import (
+	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
-// Registry is the key -> Entry map.
+// Registry is the key -> Entry map. Readers load an immutable map through
+// one atomic pointer: no lock, no allocation, no interface hashing on the
+// call path. Writers (the supervisor, and Shutdown) copy it under a mutex,
+// which makes a write O(keys); registration is rare next to calls.
 type Registry struct {
-	m sync.Map
+	mu sync.Mutex
+	m  atomic.Pointer[map[string]*Entry]
+}
+
+func (r *Registry) load() map[string]*Entry {
+	if p := r.m.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // Load returns the entry for key.
 func (r *Registry) Load(key string) (*Entry, bool) {
-	v, ok := r.m.Load(key)
-	if !ok {
-		return nil, false
-	}
-	return v.(*Entry), true
+	e, ok := r.load()[key]
+	return e, ok
 }
 
 // Insert adds e unless its key is taken; it reports whether it was added.
 func (r *Registry) Insert(e *Entry) bool {
-	_, loaded := r.m.LoadOrStore(e.Key, e)
-	return !loaded
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.load()
+	if _, taken := old[e.Key]; taken {
+		return false
+	}
+	next := make(map[string]*Entry, len(old)+1)
+	maps.Copy(next, old)
+	next[e.Key] = e
+	r.m.Store(&next)
+	return true
 }
 
 // Delete removes key and returns the entry it held.
 func (r *Registry) Delete(key string) (*Entry, bool) {
-	v, ok := r.m.LoadAndDelete(key)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.load()
+	e, ok := old[key]
 	if !ok {
 		return nil, false
 	}
-	return v.(*Entry), true
+	next := maps.Clone(old)
+	delete(next, key)
+	r.m.Store(&next)
+	return e, true
 }
 
-// Range calls fn for every entry until fn returns false.
+// Range calls fn for every entry until fn returns false. It sees the keys
+// registered when it starts.
 func (r *Registry) Range(fn func(*Entry) bool) {
-	r.m.Range(func(_, v any) bool { return fn(v.(*Entry)) })
+	for _, e := range r.load() {
+		if !fn(e) {
+			return
+		}
+	}
 }
 
 // Keys returns the registered keys, sorted.
 func (r *Registry) Keys() []string {
-	var keys []string
-	r.m.Range(func(k, _ any) bool {
-		keys = append(keys, k.(string))
-		return true
-	})
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(r.load()))
 }
 
 // Len is the number of keys.
-func (r *Registry) Len() int {
-	n := 0
-	r.m.Range(func(_, _ any) bool { n++; return true })
-	return n
+func (r *Registry) Len() int { return len(r.load()) }
+
+// Clear removes every key.
+func (r *Registry) Clear() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.m.Store(nil)
 }

@@ -24,8 +24,17 @@ type Ask struct {
 
 var _ actor.Process = (*Ask)(nil)
 
+// Courier carries an Ask's outcome back to the breaker on a goroutine of its
+// own choosing. Without one the outcome is sent to the breaker directly — on
+// the target's goroutine, where the breaker's synchronized mailbox would then
+// run and grow a fresh goroutine's stack on every reply.
+type Courier interface {
+	Deliver(*Outcome)
+}
+
 // NewAsk sends msg to target with a fresh reply process as its sender. The
-// outcome goes to replyTo tagged with token. It never blocks; sending to a
+// outcome goes to replyTo tagged with token, through token if it is a
+// Courier. It never blocks; sending to a
 // target that cannot take the message reports ErrTargetDown.
 func NewAsk(sys *actor.ActorSystem, target *actor.PID, msg any, replyTo *actor.PID, token any, classify Classifier) *Ask {
 	a := &Ask{sys: sys, replyTo: replyTo, token: token, classify: classify}
@@ -78,5 +87,9 @@ func (a *Ask) finish(o Outcome) {
 	}
 	a.sys.ProcessRegistry.Remove(a.self)
 	o.Token = a.token
+	if c, ok := a.token.(Courier); ok {
+		c.Deliver(&o)
+		return
+	}
 	a.sys.Root.Send(a.replyTo, &o)
 }

@@ -15,8 +15,11 @@ import (
 // Func is a function target.
 type Func func(ctx context.Context, msg any) (any, error)
 
-// Job is one call for a function target.
+// Job is one call for a function target. The worker reports through Out,
+// so a Job embedded in a longer-lived value costs no allocation per call.
 type Job struct {
+	// Ctx is given to the target. If it has no deadline, or a later one than
+	// Deadline, the worker adds Deadline to it.
 	Ctx      context.Context
 	Deadline time.Time
 	Fn       Func
@@ -24,6 +27,7 @@ type Job struct {
 	Classify Classifier
 	ReplyTo  *actor.PID
 	Token    any
+	Out      Outcome
 }
 
 // idleTimeout is how long a worker waits for another job before it exits.
@@ -103,9 +107,13 @@ func (p *Pool) work(j *Job) {
 }
 
 func (p *Pool) run(j *Job) {
-	ctx, cancel := context.WithDeadline(j.Ctx, j.Deadline)
+	ctx := j.Ctx
+	if d, ok := ctx.Deadline(); !ok || d.After(j.Deadline) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, j.Deadline)
+		defer cancel()
+	}
 	v, err := call(ctx, j.Fn, j.Msg)
-	cancel()
 	p.report(j, Outcome{Token: j.Token, Value: v, Err: err, Failed: j.Classify.classify(v, err)})
 }
 
@@ -120,5 +128,6 @@ func call(ctx context.Context, fn Func, msg any) (v any, err error) {
 }
 
 func (p *Pool) report(j *Job, o Outcome) {
-	p.sys.Root.Send(j.ReplyTo, &o)
+	j.Out = o
+	p.sys.Root.Send(j.ReplyTo, &j.Out)
 }
