@@ -52,8 +52,8 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 
 // send delivers c to the key's breaker and waits for exactly one answer.
 func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, now time.Time) (any, error) {
-	backstop := time.NewTimer(c.Deadline.Sub(now) + ReplyGrace)
-	defer backstop.Stop()
+	backstop := r.backstop(c.Deadline.Sub(now) + ReplyGrace)
+	defer r.releaseBackstop(backstop)
 	cancelled := ctx.Done()
 	b := e.Binding()
 	r.sys.Root.Send(b.PID, c)
@@ -117,4 +117,20 @@ func answered(c *tactor.Call) (tactor.Result, bool) {
 			return tactor.Result{}, false
 		}
 	}
+}
+
+// backstop returns a stopped-and-reset timer from the registry's pool. Since
+// Go 1.23 a stopped timer's channel holds no stale tick, so reuse is safe;
+// the pool is per registry, so a timer never crosses a synctest bubble.
+func (r *Registry) backstop(d time.Duration) *time.Timer {
+	if t, ok := r.timers.Get().(*time.Timer); ok {
+		t.Reset(d)
+		return t
+	}
+	return time.NewTimer(d)
+}
+
+func (r *Registry) releaseBackstop(t *time.Timer) {
+	t.Stop()
+	r.timers.Put(t)
 }

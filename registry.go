@@ -27,6 +27,7 @@ type Registry struct {
 	keys   registry.Registry
 	sup    *actor.PID
 	pool   *task.Pool
+	timers sync.Pool // backstop timers of calls, see backstop
 
 	closed   atomic.Bool
 	stopping chan struct{} // closed when Shutdown begins
