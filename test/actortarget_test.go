@@ -1,0 +1,174 @@
+package test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// forecast asks the weather actor about a city.
+type forecast struct{ City string }
+
+// report is the weather actor's answer.
+type report struct {
+	City  string
+	TempC int
+}
+
+var errNoSuchCity = errors.New("no such city")
+
+// weather is an actor target: it answers a forecast with a report, answers
+// "Atlantis" with an error value, and never answers "Limbo".
+type weather struct{ served *atomic.Int64 }
+
+func (w weather) Receive(ctx actor.Context) {
+	m, ok := ctx.Message().(*forecast)
+	if !ok {
+		return
+	}
+	w.served.Add(1)
+	switch m.City {
+	case "Atlantis":
+		ctx.Respond(errNoSuchCity)
+	case "Limbo":
+	default:
+		ctx.Respond(&report{City: m.City, TempC: len(m.City)})
+	}
+}
+
+func spawnWeather(t *testing.T, e *env, served *atomic.Int64) *actor.PID {
+	t.Helper()
+	pid, err := e.sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return weather{served} }), "weather")
+	if err != nil {
+		t.Fatalf("spawn weather: %v", err)
+	}
+	return pid
+}
+
+func TestActorTargetByNameSurvivesTheTargetBeingRespawned(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		// Given a weather actor and a breaker in front of it, addressed by name
+		var served atomic.Int64
+		pid := spawnWeather(t, e, &served)
+		register(t, e.reg, "weather", tripwire.ActorTarget(e.sys.NewLocalPID("weather")), tripwire.Settings{Threshold: 3})
+		if rep, err := tripwire.CallAs[*report](ctx, e.reg, "weather", &forecast{City: "Oslo"}); err != nil || rep.City != "Oslo" {
+			t.Fatalf("call before the stop: %+v, %v", rep, err)
+		}
+
+		// When the target actor is stopped
+		if err := e.sys.Root.StopFuture(pid).Wait(); err != nil {
+			t.Fatalf("stop weather: %v", err)
+		}
+		// Then a call gets ErrTargetDown at once, counted as a failure
+		start := time.Now()
+		if _, err := e.reg.Call(ctx, "weather", &forecast{City: "Oslo"}); !errors.Is(err, tripwire.ErrTargetDown) {
+			t.Errorf("call to the dead target: %v, want ErrTargetDown", err)
+		}
+		if d := time.Since(start); d != 0 {
+			t.Errorf("ErrTargetDown after %v, want at once", d)
+		}
+		wantCircuit(t, e.reg, "weather", tripwire.Closed, 1)
+
+		// When it is spawned again under the same name
+		spawnWeather(t, e, &served)
+		// Then the same breaker reaches it, and the success resets the failures
+		rep, err := tripwire.CallAs[*report](ctx, e.reg, "weather", &forecast{City: "Bergen"})
+		if err != nil || rep.City != "Bergen" || rep.TempC != len("Bergen") {
+			t.Errorf("call after the respawn: %+v, %v", rep, err)
+		}
+		wantCircuit(t, e.reg, "weather", tripwire.Closed, 0)
+		if got := served.Load(); got != 2 {
+			t.Errorf("the weather actors served %d forecasts, want 2", got)
+		}
+	})
+}
+
+func TestErrorValueReplyIsTheCallsErrorAndAFailure(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		// Given a breaker with threshold 2 in front of the weather actor
+		var served atomic.Int64
+		spawnWeather(t, e, &served)
+		register(t, e.reg, "weather", tripwire.ActorTarget(e.sys.NewLocalPID("weather")), tripwire.Settings{Threshold: 2})
+
+		// When the actor replies with an error value
+		v, err := e.reg.Call(ctx, "weather", &forecast{City: "Atlantis"})
+
+		// Then the call returns that error, with no value, and it counts as a failure
+		if !errors.Is(err, errNoSuchCity) || v != nil {
+			t.Fatalf("error reply: %v, %v; want nil and errNoSuchCity", v, err)
+		}
+		wantCircuit(t, e.reg, "weather", tripwire.Closed, 1)
+		// and a second one opens the circuit
+		if _, err := e.reg.Call(ctx, "weather", &forecast{City: "Atlantis"}); !errors.Is(err, errNoSuchCity) {
+			t.Fatalf("second error reply: %v", err)
+		}
+		wantCircuit(t, e.reg, "weather", tripwire.Open, 2)
+		if _, err := e.reg.Call(ctx, "weather", &forecast{City: "Oslo"}); !errors.Is(err, tripwire.ErrOpen) {
+			t.Errorf("call while open: %v, want ErrOpen", err)
+		}
+		if got := served.Load(); got != 2 {
+			t.Errorf("actor served %d forecasts, want 2 (none while open)", got)
+		}
+	})
+}
+
+func TestRequestFromAnActorDeliversOneReplyPerRequest(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		// Given a breaker (call timeout 2 s) in front of the weather actor
+		var served atomic.Int64
+		spawnWeather(t, e, &served)
+		register(t, e.reg, "weather", tripwire.ActorTarget(e.sys.NewLocalPID("weather")),
+			tripwire.Settings{Threshold: 10, CallTimeout: 2 * time.Second})
+		// and an actor that will Request 10 forecasts, one of them for a city
+		// the target never answers and one it answers with an error
+		var msgs []any
+		for i := range 8 {
+			msgs = append(msgs, &forecast{City: fmt.Sprint("city-", i)})
+		}
+		limbo, atlantis := &forecast{City: "Limbo"}, &forecast{City: "Atlantis"}
+		msgs = append(msgs, limbo, atlantis)
+		pid, a := newAsker(e)
+
+		// When the actor sends its requests from inside its Receive (Atlantis
+		// last, once the others are answered: concurrent requests may reach
+		// the breaker in any order)
+		e.sys.Root.Send(pid, &requestAll{key: "weather", msgs: msgs[:9]})
+		synctest.Wait()
+		e.sys.Root.Send(pid, &requestAll{key: "weather", msgs: msgs[9:]})
+
+		// Then, long after every deadline, it has exactly one *tripwire.Reply per request
+		time.Sleep(time.Minute)
+		byReq := onePerRequest(t, msgs, a.received())
+		if len(a.refused) != 0 {
+			t.Errorf("Request refused: %v", <-a.refused)
+		}
+		// each with the answer to its own request
+		for _, m := range msgs[:8] {
+			f, r := m.(*forecast), byReq[m]
+			if rep, ok := r.Value.(*report); r.Err != nil || !ok || rep.City != f.City {
+				t.Errorf("reply to %s: %v, %v", f.City, r.Value, r.Err)
+			}
+			if r.Key != "weather" {
+				t.Errorf("reply to %s names key %q", f.City, r.Key)
+			}
+		}
+		if r := byReq[limbo]; !errors.Is(r.Err, tripwire.ErrTimeout) {
+			t.Errorf("reply to an unanswered request: %v, want ErrTimeout", r.Err)
+		}
+		if r := byReq[atlantis]; !errors.Is(r.Err, errNoSuchCity) {
+			t.Errorf("reply to Atlantis: %v, want errNoSuchCity", r.Err)
+		}
+		// and the timeout and the error reply both counted as failures
+		wantCircuit(t, e.reg, "weather", tripwire.Closed, 2)
+	})
+}

@@ -1,0 +1,160 @@
+package test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+func TestCrashWhileOpenRestartsClosedAndForgetsTheOldTimer(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		// Given a breaker (threshold 1, open timeout 10 s) with three calls hung in its target
+		var s script
+		register(t, e.reg, "geo", s.target(), tripwire.Settings{
+			Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: 30 * time.Second,
+		})
+		start := time.Now()
+		hung := make([]<-chan result, 3)
+		for i := range hung {
+			hung[i] = goCall(ctx, e.reg, "geo", op{Hang: true})
+		}
+		for _, ch := range hung {
+			stillPending(t, ch, "a hung call")
+		}
+		// and a failure that opened it at 0 s, so its recovery timer is due at 10 s
+		if _, err := e.reg.Call(ctx, "geo", op{Fail: true}); !errors.Is(err, errTarget) {
+			t.Fatalf("tripping call: %v", err)
+		}
+		wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+
+		// When the breaker crashes at 2 s
+		time.Sleep(2 * time.Second)
+		crashedAt := time.Now()
+		if err := e.reg.Crash("geo"); err != nil {
+			t.Fatalf("Crash: %v", err)
+		}
+
+		// Then it is back closed with 0 failures and one restart
+		if snap := wantCircuit(t, e.reg, "geo", tripwire.Closed, 0); snap.Restarts != 1 || snap.InFlight != 0 {
+			t.Errorf("after the crash: Restarts=%d InFlight=%d, want 1 and 0", snap.Restarts, snap.InFlight)
+		}
+		// and every call it had in flight got ErrBreakerRestarted at once
+		for i, ch := range hung {
+			r := await(t, ch)
+			if !errors.Is(r.err, tripwire.ErrBreakerRestarted) || !r.at.Equal(crashedAt) {
+				t.Errorf("hung call %d: %v after %v; want ErrBreakerRestarted at the crash (%v)",
+					i, r.err, r.at.Sub(start), crashedAt.Sub(start))
+			}
+		}
+
+		// When it trips again at 5 s, so the new timer is due at 15 s
+		time.Sleep(3 * time.Second)
+		if _, err := e.reg.Call(ctx, "geo", op{Fail: true}); !errors.Is(err, errTarget) {
+			t.Fatalf("second tripping call: %v", err)
+		}
+		snap := wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+		if want := start.Add(15 * time.Second); !snap.RetryAt.Equal(want) {
+			t.Errorf("RetryAt = +%v, want +15s", snap.RetryAt.Sub(start))
+		}
+
+		// Then at the old timer's due time (10 s) it is still open
+		time.Sleep(start.Add(10*time.Second + time.Millisecond).Sub(time.Now()))
+		wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+		time.Sleep(start.Add(15*time.Second - time.Nanosecond).Sub(time.Now()))
+		wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+		// and it half-opens only at the new due time
+		time.Sleep(2 * time.Nanosecond)
+		wantCircuit(t, e.reg, "geo", tripwire.HalfOpen, 1)
+		if v, err := e.reg.Call(ctx, "geo", op{Label: "probe"}); err != nil || v != answer("probe") {
+			t.Errorf("probe: %v, %v", v, err)
+		}
+		wantCircuit(t, e.reg, "geo", tripwire.Closed, 0)
+	})
+}
+
+func TestFiftyCrashesInARowLeaveTheKeyWorking(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		// Given a working key (protoactor alone would stop a breaker that
+		// crashes more than 10 times in 10 s)
+		var s script
+		register(t, e.reg, "flaky", s.target(), tripwire.Settings{})
+		if _, err := e.reg.Call(ctx, "flaky", op{Label: "before"}); err != nil {
+			t.Fatalf("call before the crashes: %v", err)
+		}
+
+		// When its breaker crashes 50 times in a row, with no time passing
+		for i := range 50 {
+			if err := e.reg.Crash("flaky"); err != nil {
+				t.Fatalf("crash %d: %v", i+1, err)
+			}
+		}
+
+		// Then the key is still registered and works
+		if keys := e.reg.Keys(); !slices.Contains(keys, "flaky") {
+			t.Fatalf("Keys() = %v after 50 crashes", keys)
+		}
+		if v, err := e.reg.Call(ctx, "flaky", op{Label: "after"}); err != nil || v != answer("after") {
+			t.Fatalf("call after 50 crashes: %v, %v", v, err)
+		}
+		// and its snapshot counts every crash, closed with no failures
+		if snap := wantCircuit(t, e.reg, "flaky", tripwire.Closed, 0); snap.Restarts != 50 {
+			t.Errorf("Restarts = %d, want 50", snap.Restarts)
+		}
+	})
+}
+
+func TestCallsDuringACrashStormEachGetOneReply(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		// Given a key whose target answers after 1 ms
+		var s script
+		register(t, e.reg, "storm", s.target(), tripwire.Settings{})
+
+		// When 30 crashes hit its breaker, one every 2 ms, while 100 calls
+		// arrive one every 0.5 ms
+		storm := make(chan error, 1)
+		go func() {
+			defer close(storm)
+			for range 30 {
+				time.Sleep(2 * time.Millisecond)
+				if err := e.reg.Crash("storm"); err != nil {
+					storm <- err
+					return
+				}
+			}
+		}()
+		calls := make([]<-chan result, 100)
+		for i := range calls {
+			calls[i] = goCall(ctx, e.reg, "storm", op{Label: "c", After: time.Millisecond})
+			time.Sleep(500 * time.Microsecond)
+		}
+
+		// Then every call gets one answer: its own, or ErrBreakerRestarted
+		ok := 0
+		for i, ch := range calls {
+			switch r := await(t, ch); {
+			case r.err == nil && r.v == answer("c"):
+				ok++
+			case errors.Is(r.err, tripwire.ErrBreakerRestarted):
+			default:
+				t.Errorf("call %d: %v, %v", i, r.v, r.err)
+			}
+		}
+		if err := <-storm; err != nil {
+			t.Fatalf("Crash: %v", err)
+		}
+		if ok == 0 {
+			t.Errorf("no call succeeded during the storm")
+		}
+		// and the breaker ends closed with every crash counted
+		if snap := wantCircuit(t, e.reg, "storm", tripwire.Closed, 0); snap.Restarts != 30 || snap.InFlight != 0 {
+			t.Errorf("Restarts=%d InFlight=%d, want 30 and 0", snap.Restarts, snap.InFlight)
+		}
+	})
+}
