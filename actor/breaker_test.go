@@ -1,0 +1,260 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+
+	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/task"
+)
+
+var errBoom = errors.New("boom")
+
+const (
+	threshold   = 2
+	openTimeout = 10 * time.Second
+	callTimeout = time.Minute
+)
+
+// rig is one breaker actor spawned at the root (so protoactor's default
+// one-for-one strategy restarts it when it crashes), in front of a function
+// whose behaviour is chosen by the message: "fail" fails, a channel blocks
+// until the channel is closed and then fails, anything else succeeds.
+type rig struct {
+	t     *testing.T
+	sys   *actor.ActorSystem
+	cfg   *Config
+	pid   *actor.PID
+	calls atomic.Int64
+}
+
+// inBubble runs body in fake time against a fresh breaker, then stops it.
+func inBubble(t *testing.T, body func(t *testing.T, r *rig)) {
+	synctest.Test(t, func(t *testing.T) {
+		sys := actor.NewActorSystem(
+			actor.WithDeadLetterThrottleInterval(10*time.Millisecond),
+			actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }),
+		)
+		r := &rig{t: t, sys: sys}
+		r.cfg = &Config{
+			Key:         "k",
+			Circuit:     state.Settings{Threshold: threshold, OpenTimeout: openTimeout},
+			CallTimeout: callTimeout,
+			Target:      Target{Func: r.target},
+			Cell:        NewCell(),
+			Pool:        task.NewPool(sys),
+			Logger:      zap.NewNop(),
+		}
+		r.pid = sys.Root.Spawn(Props(r.cfg))
+
+		body(t, r)
+
+		require.NoError(t, sys.Root.StopFuture(r.pid).Wait())
+		require.NoError(t, r.cfg.Pool.Close(context.Background()))
+		sys.Shutdown()
+		time.Sleep(time.Minute)
+		synctest.Wait()
+	})
+}
+
+func (r *rig) target(_ context.Context, msg any) (any, error) {
+	r.calls.Add(1)
+	switch m := msg.(type) {
+	case chan struct{}:
+		<-m
+		return nil, errBoom
+	case string:
+		if m == "fail" {
+			return nil, errBoom
+		}
+	}
+	return msg, nil
+}
+
+// send hands the breaker a call for msg due in callTimeout.
+func (r *rig) send(msg any) *Call {
+	c := NewCall(context.Background(), msg, time.Now().Add(callTimeout))
+	r.sys.Root.Send(r.pid, c)
+	return c
+}
+
+// call sends msg and waits for its one answer.
+func (r *rig) call(msg any) Result { return <-r.send(msg).Reply() }
+
+func (r *rig) snapshot() Snapshot {
+	reply := make(chan Snapshot, 1)
+	r.sys.Root.Send(r.pid, &SnapshotRequest{Reply: reply})
+	return <-reply
+}
+
+// trip fails threshold calls, so the breaker opens now.
+func (r *rig) trip() {
+	for range threshold {
+		require.ErrorIs(r.t, r.call("fail").Err, errBoom)
+	}
+	require.Equal(r.t, state.Open, r.snapshot().State)
+}
+
+// crash makes the breaker panic and waits until its next incarnation runs.
+func (r *rig) crash() {
+	before := r.cfg.Cell.incarnation.Load()
+	r.sys.Root.Send(r.pid, &Crash{})
+	s := r.snapshot()
+	require.Equal(r.t, before+1, r.cfg.Cell.incarnation.Load(), "the breaker did not restart")
+	require.Equal(r.t, Snapshot{State: state.Closed}, s)
+}
+
+// unanswered reports whether c is still unanswered.
+func unanswered(c *Call) bool { return len(c.Reply()) == 0 }
+
+// genAfterTrip is the generation a breaker of incarnation inc is in after
+// tripping from closed: the tag of the recovery timer it starts.
+func genAfterTrip(inc uint64) state.Gen {
+	c := state.New(state.Settings{Threshold: threshold, OpenTimeout: openTimeout}, inc)
+	for range threshold {
+		c, _ = state.Step(c, state.Event{Kind: state.Failed, Gen: c.Gen}, time.Now(), nil)
+	}
+	return c.Gen
+}
+
+func TestStaleRecoveryTimerAfterRestartIsIgnored(t *testing.T) {
+	inBubble(t, func(t *testing.T, r *rig) {
+		// Given a breaker that opened at t=0, crashed, and opened again at
+		// t=3s in its next incarnation
+		r.trip()
+		stale := genAfterTrip(r.cfg.Cell.incarnation.Load())
+		r.crash()
+		time.Sleep(3 * time.Second)
+		r.trip()
+		require.Equal(t, stale.Seq, genAfterTrip(r.cfg.Cell.incarnation.Load()).Seq,
+			"the test needs the old and the new timer to differ only in incarnation")
+
+		// When the first incarnation's recovery timer arrives
+		r.sys.Root.Send(r.pid, &recoveryTimer{Gen: stale})
+		synctest.Wait()
+
+		// Then it changes nothing, neither now nor when it was due (t=10s)
+		require.Equal(t, state.Open, r.snapshot().State)
+		require.Equal(t, state.Open, r.cfg.Cell.State())
+		time.Sleep(openTimeout - 3*time.Second + time.Millisecond)
+		require.Equal(t, state.Open, r.snapshot().State)
+
+		// And the current timer half-opens it at t=13s
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		require.Equal(t, state.HalfOpen, r.snapshot().State)
+		require.Equal(t, state.HalfOpen, r.cfg.Cell.State())
+	})
+}
+
+func TestStaleOutcomeAfterRestartIsIgnored(t *testing.T) {
+	inBubble(t, func(t *testing.T, r *rig) {
+		// Given a call hung in the target when the breaker crashed
+		oldGate := make(chan struct{})
+		old := r.send(oldGate)
+		synctest.Wait()
+		r.crash()
+		require.ErrorIs(t, (<-old.Reply()).Err, errs.ErrBreakerRestarted)
+
+		// And, in the new incarnation, one failure short of opening, with
+		// another call in flight
+		require.ErrorIs(t, r.call("fail").Err, errBoom)
+		newGate := make(chan struct{})
+		inflight := r.send(newGate)
+		synctest.Wait()
+		require.Equal(t, Snapshot{State: state.Closed, Failures: 1, InFlight: 1}, r.snapshot())
+
+		// When the old call's target fails at last
+		close(oldGate)
+		synctest.Wait()
+
+		// Then its outcome changes nothing: still closed, one failure, the
+		// other call still in flight and unanswered
+		require.Equal(t, Snapshot{State: state.Closed, Failures: 1, InFlight: 1}, r.snapshot())
+		require.True(t, unanswered(inflight))
+		close(newGate)
+		require.ErrorIs(t, (<-inflight.Reply()).Err, errBoom)
+		require.Equal(t, state.Open, r.snapshot().State, "the current call's failure must count")
+	})
+}
+
+func TestWithdrawInHalfOpenFreesTheProbe(t *testing.T) {
+	inBubble(t, func(t *testing.T, r *rig) {
+		// Given a half-open breaker whose probe hangs in the target
+		r.trip()
+		time.Sleep(openTimeout + time.Millisecond)
+		synctest.Wait()
+		require.Equal(t, state.HalfOpen, r.snapshot().State)
+		gate := make(chan struct{})
+		defer close(gate)
+		probe := r.send(gate)
+		synctest.Wait()
+		require.EqualValues(t, threshold+1, r.calls.Load())
+		require.ErrorIs(t, r.call("other").Err, errs.ErrOpen, "a second probe was let through")
+
+		// When the probe's caller withdraws it
+		require.True(t, probe.Withdraw())
+		r.sys.Root.Send(r.pid, &Withdraw{Call: probe})
+
+		// Then the next call is the probe: it reaches the target and closes
+		// the circuit, and the withdrawn call gets no answer
+		res := r.call("next")
+		require.NoError(t, res.Err)
+		require.Equal(t, "next", res.Value)
+		require.EqualValues(t, threshold+2, r.calls.Load())
+		require.Equal(t, Snapshot{State: state.Closed}, r.snapshot())
+		require.True(t, unanswered(probe))
+	})
+}
+
+func TestStopAnswersCallsInFlight(t *testing.T) {
+	tests := []struct {
+		name   string
+		retire error // set on the cell before the stop; nil: a crash-restart
+		want   error
+	}{
+		{"Restarting answers ErrBreakerRestarted", nil, errs.ErrBreakerRestarted},
+		{"Stopping answers the cell's stop error", errs.ErrShutdown, errs.ErrShutdown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			inBubble(t, func(t *testing.T, r *rig) {
+				// Given two calls hung in the target
+				gate := make(chan struct{})
+				defer close(gate)
+				calls := []*Call{r.send(gate), r.send(gate)}
+				synctest.Wait()
+				require.Equal(t, 2, r.snapshot().InFlight)
+				start := time.Now()
+
+				// When the breaker crashes, or is stopped after being retired
+				if tt.retire == nil {
+					r.crash()
+				} else {
+					r.cfg.Cell.Retire(tt.retire)
+					require.NoError(t, r.sys.Root.StopFuture(r.pid).Wait())
+				}
+
+				// Then each gets that error at once, exactly once
+				for _, c := range calls {
+					require.ErrorIs(t, (<-c.Reply()).Err, tt.want)
+					require.False(t, c.Settle(Result{}), "a call was answered twice")
+				}
+				require.Zero(t, time.Since(start))
+				if tt.retire == nil {
+					require.Equal(t, Snapshot{State: state.Closed}, r.snapshot())
+				}
+			})
+		})
+	}
+}

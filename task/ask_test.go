@@ -1,0 +1,114 @@
+package task_test
+
+import (
+	"testing"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/task"
+)
+
+// release tells the target to answer the request it holds.
+type release struct{ value any }
+
+// spawnTarget starts an actor target: "ping" gets "pong", "fail" gets an
+// error value, "twice" gets two replies, "hold" is answered on release.
+func spawnTarget(sys *actor.ActorSystem) *actor.PID {
+	var held *actor.PID
+	return sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+		switch m := c.Message().(type) {
+		case string:
+			switch m {
+			case "ping":
+				c.Respond("pong")
+			case "fail":
+				c.Respond(errTarget)
+			case "twice":
+				c.Respond("first")
+				c.Respond("second")
+			case "hold":
+				held = c.Sender()
+			}
+		case *release:
+			c.Send(held, m.value)
+		}
+	}))
+}
+
+func TestAskOutcomes(t *testing.T) {
+	tests := []struct {
+		name     string
+		msg      string
+		dead     bool
+		classify task.Classifier
+		want     task.Outcome
+	}{
+		{"a reply is the value", "ping", false, nil, task.Outcome{Value: "pong"}},
+		{"an error reply is a failure with that error", "fail", false, nil,
+			task.Outcome{Err: errTarget, Failed: true}},
+		{"the classifier decides on an error reply", "fail", false, func(any, error) bool { return false },
+			task.Outcome{Err: errTarget}},
+		{"a dead target is ErrTargetDown", "ping", true, nil,
+			task.Outcome{Err: errs.ErrTargetDown, Failed: true}},
+		{"a target replying twice gives one outcome, the first", "twice", false, nil,
+			task.Outcome{Value: "first"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+				// Given a target, live or dead
+				target := spawnTarget(sys)
+				if tt.dead {
+					require.NoError(t, sys.Root.StopFuture(target).Wait())
+				}
+				c := newCollector(sys)
+
+				// When it is asked
+				task.NewAsk(sys, target, tt.msg, c.pid, "tok", tt.classify)
+
+				// Then exactly one Outcome comes back, tagged with the token
+				got := c.settled()
+				require.Len(t, got, 1)
+				want := tt.want
+				want.Token = "tok"
+				require.Equal(t, &want, got[0])
+			})
+		})
+	}
+}
+
+func TestAskAbandonedIgnoresTheReply(t *testing.T) {
+	bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		// Given an ask whose target holds the request
+		target, c := spawnTarget(sys), newCollector(sys)
+		a := task.NewAsk(sys, target, "hold", c.pid, "tok", nil)
+		require.Empty(t, c.settled())
+
+		// When the ask is abandoned and the target then replies
+		a.Abandon()
+		sys.Root.Send(target, &release{value: "late"})
+
+		// Then no Outcome is reported
+		require.Empty(t, c.settled())
+	})
+}
+
+func TestAskHeldReplyIsReported(t *testing.T) {
+	bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		// Given an ask whose target holds the request (the control for the
+		// abandoned case)
+		target, c := spawnTarget(sys), newCollector(sys)
+		task.NewAsk(sys, target, "hold", c.pid, "tok", nil)
+		require.Empty(t, c.settled())
+
+		// When the target replies later
+		sys.Root.Send(target, &release{value: "late"})
+
+		// Then that reply is the Outcome
+		got := c.settled()
+		require.Len(t, got, 1)
+		require.Equal(t, &task.Outcome{Token: "tok", Value: "late"}, got[0])
+	})
+}
