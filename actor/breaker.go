@@ -136,10 +136,14 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {
 	if o.Failed {
 		kind = state.Failed
 	}
-	if !c.Settle(Result{Value: o.Value, Err: o.Err}) && c.wasWithdrawn() {
+	claimed := c.claim()
+	if !claimed && c.wasWithdrawn() {
 		kind = state.Ignored
 	}
 	b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, time.Now())
+	if claimed {
+		c.deliver(Result{Value: o.Value, Err: o.Err})
+	}
 }
 
 func (b *breaker) withdraw(ctx actor.Context, c *Call) {
@@ -164,10 +168,14 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 		b.release(c)
 		c.ctx.cancel(context.DeadlineExceeded)
 		kind := state.Failed
-		if !c.Settle(Result{Err: errs.ErrTimeout}) && c.wasWithdrawn() {
+		claimed := c.claim()
+		if !claimed && c.wasWithdrawn() {
 			kind = state.Ignored
 		}
 		b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, now)
+		if claimed {
+			c.deliver(Result{Err: errs.ErrTimeout})
+		}
 	}
 	b.armTick(ctx, now)
 }

@@ -67,12 +67,19 @@ func (c *Call) Deliver(o *task.Outcome) { c.reply <- Result{courier: o} }
 // Settle answers the call unless it was already answered, withdrawn or
 // expired; it reports whether this answer was the one delivered.
 func (c *Call) Settle(r Result) bool {
-	if !c.status.CompareAndSwap(pending, settled) {
+	if !c.claim() {
 		return false
 	}
-	c.reply <- r
+	c.deliver(r)
 	return true
 }
+
+// claim reserves the right to answer the call; whoever claims it must
+// deliver. The breaker claims, updates and publishes the circuit, then
+// delivers, so a caller that got its answer sees the state it caused.
+func (c *Call) claim() bool { return c.status.CompareAndSwap(pending, settled) }
+
+func (c *Call) deliver(r Result) { c.reply <- r }
 
 // Withdraw marks the call as abandoned by a caller whose context was
 // cancelled, and cancels the target's context. It fails if an answer was
