@@ -66,7 +66,8 @@ func (r *Registry) ask(e *registry.Entry) (tactor.Snapshot, error) {
 }
 
 // Workers is the number of worker goroutines running function targets, busy
-// or idle. A worker is started only when every other one is busy, so it never
-// exceeds the most calls to function targets in flight at once (plus those a
-// target kept past their deadline); idle ones exit after 10 seconds.
+// or idle. A worker is started only when no idle one is waiting for a job, so
+// the count follows the peak of concurrent calls to function targets (counting
+// calls a target kept running past their deadline); idle workers exit after
+// 10 seconds.
 func (r *Registry) Workers() int { return r.pool.Live() }
