@@ -6,7 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/registry"
 )
 
@@ -37,17 +42,49 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 		return nil, err
 	}
 	if e.Cell().Rejecting() {
+		if e.Meter != nil {
+			e.Meter.Call(ctx, observe.Rejected, 0)
+		}
 		return nil, ErrOpen
 	}
 	if msg == nil && e.Config.Target.PID != nil {
 		return nil, fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
 	}
+	return r.forward(ctx, e, msg)
+}
+
+// forward sends a call to the key's breaker and waits for its answer,
+// recording a span and metrics when they are configured.
+func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any) (any, error) {
 	now := time.Now()
 	deadline := now.Add(e.Config.CallTimeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	return r.send(ctx, e, tactor.NewCall(ctx, msg, deadline), now)
+	var span trace.Span
+	if r.tracer != nil {
+		ctx, span = r.tracer.Start(ctx, "tripwire.call", trace.WithSpanKind(trace.SpanKindClient),
+			trace.WithTimestamp(now), trace.WithAttributes(attribute.String("tripwire.key", e.Key)))
+	}
+	v, err := r.send(ctx, e, tactor.NewCall(ctx, msg, deadline), now)
+	if e.Meter != nil || span != nil {
+		outcome := observe.Classify(err)
+		if e.Meter != nil {
+			e.Meter.Call(ctx, outcome, time.Since(now))
+		}
+		if span != nil {
+			endSpan(span, outcome, err)
+		}
+	}
+	return v, err
+}
+
+func endSpan(span trace.Span, outcome observe.Outcome, err error) {
+	span.SetAttributes(attribute.String("tripwire.outcome", outcome.String()))
+	if err != nil {
+		span.SetStatus(codes.Error, err.Error())
+	}
+	span.End()
 }
 
 // send delivers c to the key's breaker and waits for exactly one answer.

@@ -3,6 +3,8 @@ package tripwire
 import (
 	"fmt"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 )
 
@@ -13,6 +15,8 @@ type Option interface {
 
 type options struct {
 	logger *zap.Logger
+	meters metric.MeterProvider
+	tracer trace.TracerProvider
 }
 
 type optionFunc func(*options) error
@@ -27,6 +31,33 @@ func WithLogger(l *zap.Logger) Option {
 			return fmt.Errorf("%w: WithLogger(nil)", ErrInvalidOption)
 		}
 		o.logger = l
+		return nil
+	})
+}
+
+// WithMeterProvider records Tripwire's metrics (tripwire.calls,
+// tripwire.call.duration, tripwire.state, tripwire.transitions,
+// tripwire.restarts) with mp. Without it nothing is measured and the call
+// path pays nothing.
+func WithMeterProvider(mp metric.MeterProvider) Option {
+	return optionFunc(func(o *options) error {
+		if mp == nil {
+			return fmt.Errorf("%w: WithMeterProvider(nil)", ErrInvalidOption)
+		}
+		o.meters = mp
+		return nil
+	})
+}
+
+// WithTracerProvider records a span per forwarded call (a child of the span
+// in the caller's context, passed on to a function target) and a short
+// internal span per state change. Without it no span is made.
+func WithTracerProvider(tp trace.TracerProvider) Option {
+	return optionFunc(func(o *options) error {
+		if tp == nil {
+			return fmt.Errorf("%w: WithTracerProvider(nil)", ErrInvalidOption)
+		}
+		o.tracer = tp
 		return nil
 	})
 }

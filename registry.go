@@ -9,10 +9,12 @@ import (
 	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/registry"
 	"github.com/tripwire-go/tripwire/supervisor"
 	"github.com/tripwire-go/tripwire/task"
@@ -28,6 +30,10 @@ type Registry struct {
 	sup    *actor.PID
 	pool   *task.Pool
 	timers sync.Pool // backstop timers of calls, see backstop
+
+	hub     *observe.Hub
+	metrics *observe.Metrics // nil without WithMeterProvider
+	tracer  trace.Tracer     // nil without WithTracerProvider
 
 	closed   atomic.Bool
 	stopping chan struct{} // closed when Shutdown begins
@@ -49,9 +55,19 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 		r.sys, r.ownSys = NewActorSystem(o.logger), true
 	}
 	r.pool = task.NewPool(r.sys)
+	if o.meters != nil {
+		if r.metrics, err = observe.NewMetrics(o.meters, r.states); err != nil {
+			return nil, fmt.Errorf("tripwire: metrics: %w", err)
+		}
+	}
+	if o.tracer != nil {
+		r.tracer = o.tracer.Tracer(observe.Scope)
+	}
+	r.hub = observe.NewHub(r.sys, r.log, r.metrics, r.tracer)
 	r.sup, err = r.sys.Root.SpawnNamed(supervisor.New(&r.keys, r.log).Props(),
 		"tripwire-"+r.sys.ProcessRegistry.NextId())
 	if err != nil {
+		_ = r.hub.Close(context.Background())
 		return nil, fmt.Errorf("tripwire: start supervisor: %w", err)
 	}
 	return r, nil
@@ -94,9 +110,14 @@ func (r *Registry) Register(key string, target Target, s Settings) error {
 		Cell:        tactor.NewCell(),
 		Pool:        r.pool,
 		Logger:      r.log,
+		Listener:    r.hub,
+	}
+	e := registry.NewEntry(cfg)
+	if r.metrics != nil {
+		e.Meter = r.metrics.ForKey(key)
 	}
 	reply := make(chan error, 1)
-	r.sys.Root.Send(r.sup, &supervisor.Register{Entry: registry.NewEntry(cfg), Reply: reply})
+	r.sys.Root.Send(r.sup, &supervisor.Register{Entry: e, Reply: reply})
 	return r.await(reply)
 }
 
@@ -214,6 +235,9 @@ func (r *Registry) Shutdown(ctx context.Context) error {
 		return true
 	})
 	r.keys.Clear()
+	if herr := r.hub.Close(ctx); err == nil {
+		err = herr
+	}
 	if perr := r.pool.Close(ctx); err == nil {
 		err = perr
 	}
@@ -224,6 +248,14 @@ func (r *Registry) Shutdown(ctx context.Context) error {
 		r.sys.Shutdown()
 	}
 	return err
+}
+
+// states reports every key's published state, for the tripwire.state gauge.
+func (r *Registry) states(yield func(string, State)) {
+	r.keys.Range(func(e *registry.Entry) bool {
+		yield(e.Key, e.Cell().State())
+		return true
+	})
 }
 
 func (r *Registry) waitRequests(ctx context.Context) error {

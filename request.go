@@ -3,11 +3,10 @@ package tripwire
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/internal/observe"
 )
 
 // Request is Call for an actor: it returns at once, and the actor behind
@@ -30,6 +29,9 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 		return fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
 	}
 	if e.Cell().Rejecting() {
+		if e.Meter != nil {
+			e.Meter.Call(context.Background(), observe.Rejected, 0)
+		}
 		r.sys.Root.Send(self, &Reply{Key: key, Request: msg, Err: ErrOpen})
 		return nil
 	}
@@ -41,9 +43,7 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 	r.requests.Add(1)
 	go func() {
 		defer r.requests.Done()
-		now := time.Now()
-		ctx := context.Background()
-		v, err := r.send(ctx, e, tactor.NewCall(ctx, msg, now.Add(e.Config.CallTimeout)), now)
+		v, err := r.forward(context.Background(), e, msg)
 		r.sys.Root.Send(self, &Reply{Key: key, Request: msg, Value: v, Err: err})
 	}()
 	return nil

@@ -28,7 +28,8 @@ type breaker struct {
 	tickSeq    uint64
 
 	recoveryCancel scheduler.CancelFunc
-	rejecting      bool // last value published in Cell.rejecting
+	rejecting      bool      // last value published in Cell.rejecting
+	episode        time.Time // when the circuit last left closed
 }
 
 // Receive handles one message; it never blocks.
@@ -43,7 +44,7 @@ func (b *breaker) Receive(ctx actor.Context) {
 	case *deadlineTick:
 		b.expire(ctx, m)
 	case *recoveryTimer:
-		b.step(ctx, state.Event{Kind: state.TimerFired, Gen: m.Gen}, time.Now())
+		b.step(ctx, state.Event{Kind: state.TimerFired, Gen: m.Gen}, time.Now(), false)
 	case *SnapshotRequest:
 		m.Reply <- b.snapshot()
 	case *Crash:
@@ -59,10 +60,18 @@ func (b *breaker) Receive(ctx actor.Context) {
 
 func (b *breaker) start(ctx actor.Context) {
 	b.circuit = state.New(b.cfg.Circuit, b.cfg.Cell.nextIncarnation())
-	b.cfg.Cell.publish(state.Closed)
+	b.timers = scheduler.NewTimerScheduler(ctx)
 	b.rejecting = false
 	b.cfg.Cell.rejecting.Store(false)
-	b.timers = scheduler.NewTimerScheduler(ctx)
+	if prev := b.cfg.Cell.State(); prev != state.Closed {
+		// The crashed incarnation was not closed: this is a state change too.
+		b.cfg.Cell.publish(state.Closed)
+		t := Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: time.Now(), Reason: ReasonRestarted}
+		b.logTransition(t, b.circuit.Gen)
+		if l := b.cfg.Listener; l != nil {
+			l.Transitioned(t)
+		}
+	}
 }
 
 // stop answers every call in flight with err and cancels the timers; it runs
@@ -140,7 +149,7 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {
 	if !claimed && c.wasWithdrawn() {
 		kind = state.Ignored
 	}
-	b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, time.Now())
+	b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, time.Now(), false)
 	if claimed {
 		c.deliver(Result{Value: o.Value, Err: o.Err})
 	}
@@ -152,7 +161,7 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	}
 	b.release(c)
 	c.ctx.cancel(context.Canceled)
-	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, time.Now())
+	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, time.Now(), false)
 }
 
 // expire answers every call whose deadline has passed with ErrTimeout and
@@ -172,7 +181,7 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 		if !claimed && c.wasWithdrawn() {
 			kind = state.Ignored
 		}
-		b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, now)
+		b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, now, true)
 		if claimed {
 			c.deliver(Result{Err: errs.ErrTimeout})
 		}
@@ -208,15 +217,16 @@ func (b *breaker) release(c *Call) {
 	}
 }
 
-// step feeds ev to the circuit and carries out the effects.
-func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
+// step feeds ev to the circuit and carries out the effects. timedOut says
+// the event is a call's deadline passing.
+func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time, timedOut bool) {
 	b.fx = b.fx[:0]
 	b.circuit, b.fx = state.Step(b.circuit, ev, now, b.fx)
 	for _, e := range b.fx {
 		switch e.Kind {
 		case state.Transition:
 			b.cfg.Cell.publish(e.To)
-			b.logTransition(e)
+			b.announce(e, now, timedOut)
 		case state.StartTimer:
 			if b.recoveryCancel != nil {
 				b.recoveryCancel()
@@ -227,20 +237,41 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 	b.publishRejecting()
 }
 
-func (b *breaker) logTransition(e state.Effect) {
-	fields := []zap.Field{
-		zap.Stringer("from", e.From), zap.Stringer("to", e.To),
-		zap.Int("failures", b.circuit.Failures), zap.Uint64("generation", e.Gen.Seq),
+// announce logs a transition and hands it to the listener.
+func (b *breaker) announce(e state.Effect, now time.Time, timedOut bool) {
+	t := Transition{
+		Key: b.cfg.Key, From: e.From, To: e.To, At: now,
+		Reason: reasonFor(e.From, e.To, timedOut), Failures: b.circuit.Failures,
+		Fresh: e.From == state.Closed,
 	}
 	switch {
-	case e.To == state.Open && e.From == state.Closed:
+	case e.From == state.Closed:
+		b.episode = now
+	case e.To == state.Closed:
+		t.OpenFor = now.Sub(b.episode)
+	}
+	b.logTransition(t, e.Gen)
+	if l := b.cfg.Listener; l != nil {
+		l.Transitioned(t)
+	}
+}
+
+func (b *breaker) logTransition(t Transition, gen state.Gen) {
+	fields := []zap.Field{
+		zap.Stringer("from", t.From), zap.Stringer("to", t.To), zap.String("reason", t.Reason),
+		zap.Int("failures", t.Failures), zap.Uint64("generation", gen.Seq),
+	}
+	switch {
+	case t.To == state.Open && t.Fresh:
 		b.log.Warn("circuit opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
-	case e.To == state.Open:
+	case t.To == state.Open:
 		b.log.Info("circuit re-opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
-	case e.To == state.HalfOpen:
+	case t.To == state.HalfOpen:
 		b.log.Debug("circuit half-open", fields...)
-	default:
+	case t.Reason == ReasonRestarted:
 		b.log.Info("circuit closed", fields...)
+	default:
+		b.log.Info("circuit closed", append(fields, zap.Duration("open_for", t.OpenFor))...)
 	}
 }
 

@@ -27,6 +27,8 @@ type Config struct {
 	Cell        *Cell
 	Pool        *task.Pool
 	Logger      *zap.Logger
+	// Listener, if set, is told of every transition.
+	Listener Listener
 }
 
 // dispatcher runs a breaker's mailbox on the goroutine of whoever sends to it

@@ -4,13 +4,16 @@ import (
 	"sync/atomic"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/internal/observe"
 )
 
 // Entry is one registered key.
 type Entry struct {
 	Key    string
 	Config *tactor.Config
-	bind   atomic.Pointer[Binding]
+	// Meter records the key's calls; nil when no meter provider is set.
+	Meter *observe.KeyMeter
+	bind  atomic.Pointer[Binding]
 }
 
 // NewEntry returns an entry for cfg with no breaker yet.

@@ -21,6 +21,9 @@ func (s *Supervisor) HandleFailure(sys *actor.ActorSystem, sup actor.Supervisor,
 		n := e.Cell().AddRestart()
 		s.log.Error("breaker restarted", zap.String("key", e.Key), zap.Any("panic", reason),
 			zap.Int64("restarts", n))
+		if l := e.Config.Listener; l != nil {
+			l.Restarted(e.Key, reason)
+		}
 	}
 	s.restart.HandleFailure(sys, sup, child, rs, reason, message)
 }

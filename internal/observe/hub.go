@@ -1,0 +1,222 @@
+package observe
+
+import (
+	"context"
+	"sync"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+	"go.uber.org/zap"
+
+	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/state"
+)
+
+// SubscriberBuffer is how many transitions a subscriber may fall behind
+// before further ones are dropped for it (and counted in a Warn log line).
+const SubscriberBuffer = 1024
+
+// Hub receives transitions and restarts from breakers and the supervisor
+// and delivers them, in order, on its own goroutine: to subscribers, to the
+// actor system's EventStream, as metrics and as spans. Handing one to the
+// hub never blocks: its queue is unbounded, and transitions are rare.
+type Hub struct {
+	sys     *actor.ActorSystem
+	log     *zap.Logger
+	metrics *Metrics     // nil: no metrics
+	tracer  trace.Tracer // nil: no spans
+
+	mu     sync.Mutex
+	queue  []item
+	subs   map[uint64]*subscriber
+	nextID uint64
+	closed bool
+
+	wake chan struct{}
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+type item struct {
+	t          tactor.Transition
+	restart    bool
+	panicValue any
+}
+
+var _ tactor.Listener = (*Hub)(nil)
+
+// NewHub starts a hub. metrics and tracer may be nil.
+func NewHub(sys *actor.ActorSystem, log *zap.Logger, metrics *Metrics, tracer trace.Tracer) *Hub {
+	h := &Hub{
+		sys: sys, log: log.Named("events"), metrics: metrics, tracer: tracer,
+		subs: map[uint64]*subscriber{}, wake: make(chan struct{}, 1), done: make(chan struct{}),
+	}
+	h.wg.Add(1)
+	go h.run()
+	return h
+}
+
+// Transitioned queues t for delivery.
+func (h *Hub) Transitioned(t tactor.Transition) { h.push(item{t: t}) }
+
+// Restarted queues a breaker restart for the restarts metric.
+func (h *Hub) Restarted(key string, panicValue any) {
+	h.push(item{t: tactor.Transition{Key: key}, restart: true, panicValue: panicValue})
+}
+
+func (h *Hub) push(it item) {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.queue = append(h.queue, it)
+	h.mu.Unlock()
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (h *Hub) run() {
+	defer h.wg.Done()
+	for {
+		select {
+		case <-h.wake:
+		case <-h.done:
+			h.drain()
+			return
+		}
+		h.drain()
+	}
+}
+
+func (h *Hub) drain() {
+	for {
+		h.mu.Lock()
+		batch := h.queue
+		h.queue = nil
+		h.mu.Unlock()
+		if len(batch) == 0 {
+			return
+		}
+		for _, it := range batch {
+			if it.restart {
+				h.restarted(it.t.Key)
+			} else {
+				h.deliver(it.t)
+			}
+		}
+	}
+}
+
+func (h *Hub) restarted(key string) {
+	if h.metrics != nil {
+		h.metrics.restarts.Add(context.Background(), 1,
+			metric.WithAttributes(attribute.String("tripwire.key", key)))
+	}
+}
+
+func (h *Hub) deliver(t tactor.Transition) {
+	if h.metrics != nil {
+		h.metrics.transitions.Add(context.Background(), 1, metric.WithAttributes(
+			attribute.String("tripwire.key", t.Key),
+			attribute.String("from", t.From.String()), attribute.String("to", t.To.String())))
+	}
+	if h.tracer != nil {
+		span(h.tracer, t)
+	}
+	published := t
+	h.sys.EventStream.Publish(&published)
+
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, s := range h.subs {
+		s.offer(t, h.log)
+	}
+}
+
+// Subscribe calls fn with every later transition, in order, on a goroutine
+// of its own. The returned func stops delivery; a call of fn already under
+// way may still finish.
+func (h *Hub) Subscribe(fn func(tactor.Transition)) (unsubscribe func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed || fn == nil {
+		return func() {}
+	}
+	h.nextID++
+	id := h.nextID
+	s := newSubscriber(fn, h.log)
+	h.subs[id] = s
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			h.mu.Lock()
+			delete(h.subs, id)
+			h.mu.Unlock()
+			s.stop()
+		})
+	}
+}
+
+// Close delivers what is queued, stops the hub and every subscriber, and
+// waits for them until ctx ends.
+func (h *Hub) Close(ctx context.Context) error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	h.mu.Unlock()
+	close(h.done)
+	h.wg.Wait()
+
+	h.mu.Lock()
+	subs := h.subs
+	h.subs = map[uint64]*subscriber{}
+	h.mu.Unlock()
+	for _, s := range subs {
+		s.stop()
+	}
+	for _, s := range subs {
+		if err := s.wait(ctx); err != nil {
+			return err
+		}
+	}
+	if h.metrics != nil {
+		return h.metrics.Close()
+	}
+	return nil
+}
+
+func span(tr trace.Tracer, t tactor.Transition) {
+	_, s := tr.Start(context.Background(), "tripwire."+operation(t),
+		trace.WithSpanKind(trace.SpanKindInternal), trace.WithTimestamp(t.At),
+		trace.WithAttributes(
+			attribute.String("tripwire.key", t.Key),
+			attribute.String("tripwire.from", t.From.String()),
+			attribute.String("tripwire.to", t.To.String()),
+			attribute.String("tripwire.reason", t.Reason),
+			attribute.Int("tripwire.failures", t.Failures)))
+	s.End(trace.WithTimestamp(t.At))
+}
+
+// operation names a transition's span: a fresh trip is told apart from a re-trip.
+func operation(t tactor.Transition) string {
+	switch {
+	case t.Reason == tactor.ReasonRestarted:
+		return "restart"
+	case t.To == state.Open && t.Fresh:
+		return "trip"
+	case t.To == state.Open:
+		return "re_trip"
+	case t.To == state.HalfOpen:
+		return "half_open"
+	default:
+		return "reset"
+	}
+}

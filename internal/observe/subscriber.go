@@ -1,0 +1,80 @@
+package observe
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"go.uber.org/zap"
+
+	tactor "github.com/tripwire-go/tripwire/actor"
+)
+
+// subscriber delivers transitions to one callback on its own goroutine,
+// from a bounded buffer.
+type subscriber struct {
+	fn      func(tactor.Transition)
+	ch      chan tactor.Transition
+	stopped atomic.Bool
+	once    sync.Once
+	done    chan struct{}
+	dropped int64 // guarded by the hub's mutex
+}
+
+func newSubscriber(fn func(tactor.Transition), log *zap.Logger) *subscriber {
+	s := &subscriber{fn: fn, ch: make(chan tactor.Transition, SubscriberBuffer), done: make(chan struct{})}
+	go s.run(log)
+	return s
+}
+
+// offer queues t, or drops it if the subscriber is SubscriberBuffer behind.
+// It runs under the hub's mutex, which also guards closing ch.
+func (s *subscriber) offer(t tactor.Transition, log *zap.Logger) {
+	select {
+	case s.ch <- t:
+		if s.dropped > 0 {
+			s.dropped = 0
+		}
+	default:
+		s.dropped++
+		if s.dropped == 1 || s.dropped%SubscriberBuffer == 0 {
+			log.Warn("subscriber falling behind: transitions dropped",
+				zap.String("key", t.Key), zap.Int64("dropped", s.dropped))
+		}
+	}
+}
+
+func (s *subscriber) run(log *zap.Logger) {
+	defer close(s.done)
+	for t := range s.ch {
+		if s.stopped.Load() {
+			continue
+		}
+		s.call(t, log)
+	}
+}
+
+func (s *subscriber) call(t tactor.Transition, log *zap.Logger) {
+	defer func() {
+		if r := recover(); r != nil {
+			log.Error("subscriber panicked", zap.String("key", t.Key), zap.Any("panic", r))
+		}
+	}()
+	s.fn(t)
+}
+
+func (s *subscriber) stop() {
+	s.once.Do(func() {
+		s.stopped.Store(true)
+		close(s.ch)
+	})
+}
+
+func (s *subscriber) wait(ctx context.Context) error {
+	select {
+	case <-s.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
