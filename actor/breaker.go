@@ -164,51 +164,6 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, time.Now(), false)
 }
 
-// expire answers every call whose deadline has passed with ErrTimeout and
-// counts it as a failure.
-func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
-	if t.incarnation != b.circuit.Gen.Incarnation || t.seq != b.tickSeq {
-		return
-	}
-	b.tickCancel, b.tickAt = nil, time.Time{}
-	now := time.Now()
-	for c := b.inflight.earliest(); c != nil && !now.Before(c.Deadline); c = b.inflight.earliest() {
-		b.inflight.remove(c)
-		b.release(c)
-		c.ctx.cancel(context.DeadlineExceeded)
-		kind := state.Failed
-		claimed := c.claim()
-		if !claimed && c.wasWithdrawn() {
-			kind = state.Ignored
-		}
-		b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, now, true)
-		if claimed {
-			c.deliver(Result{Err: errs.ErrTimeout})
-		}
-	}
-	b.armTick(ctx, now)
-}
-
-// armTick keeps one timer armed at the earliest deadline in flight.
-func (b *breaker) armTick(ctx actor.Context, now time.Time) {
-	c := b.inflight.earliest()
-	if c == nil || (b.tickCancel != nil && !c.Deadline.Before(b.tickAt)) {
-		return
-	}
-	b.cancelTick()
-	b.tickSeq++
-	b.tickAt = c.Deadline
-	b.tickCancel = b.timers.SendOnce(c.Deadline.Sub(now), ctx.Self(),
-		&deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: b.tickSeq})
-}
-
-func (b *breaker) cancelTick() {
-	if b.tickCancel != nil {
-		b.tickCancel()
-		b.tickCancel = nil
-	}
-}
-
 // release frees what the data plane holds for c; a late reply is then ignored.
 func (b *breaker) release(c *Call) {
 	if c.ask != nil {
@@ -235,44 +190,6 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time, timedOu
 		}
 	}
 	b.publishRejecting()
-}
-
-// announce logs a transition and hands it to the listener.
-func (b *breaker) announce(e state.Effect, now time.Time, timedOut bool) {
-	t := Transition{
-		Key: b.cfg.Key, From: e.From, To: e.To, At: now,
-		Reason: reasonFor(e.From, e.To, timedOut), Failures: b.circuit.Failures,
-		Fresh: e.From == state.Closed,
-	}
-	switch {
-	case e.From == state.Closed:
-		b.episode = now
-	case e.To == state.Closed:
-		t.OpenFor = now.Sub(b.episode)
-	}
-	b.logTransition(t, e.Gen)
-	if l := b.cfg.Listener; l != nil {
-		l.Transitioned(t)
-	}
-}
-
-func (b *breaker) logTransition(t Transition, gen state.Gen) {
-	fields := []zap.Field{
-		zap.Stringer("from", t.From), zap.Stringer("to", t.To), zap.String("reason", t.Reason),
-		zap.Int("failures", t.Failures), zap.Uint64("generation", gen.Seq),
-	}
-	switch {
-	case t.To == state.Open && t.Fresh:
-		b.log.Warn("circuit opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
-	case t.To == state.Open:
-		b.log.Info("circuit re-opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
-	case t.To == state.HalfOpen:
-		b.log.Debug("circuit half-open", fields...)
-	case t.Reason == ReasonRestarted:
-		b.log.Info("circuit closed", fields...)
-	default:
-		b.log.Info("circuit closed", append(fields, zap.Duration("open_for", t.OpenFor))...)
-	}
 }
 
 func (b *breaker) snapshot() Snapshot {

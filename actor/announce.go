@@ -1,0 +1,47 @@
+package actor
+
+import (
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tripwire-go/tripwire/state"
+)
+
+// announce logs a transition and hands it to the listener.
+func (b *breaker) announce(e state.Effect, now time.Time, timedOut bool) {
+	t := Transition{
+		Key: b.cfg.Key, From: e.From, To: e.To, At: now,
+		Reason: reasonFor(e.From, e.To, timedOut), Failures: b.circuit.Failures,
+		Fresh: e.From == state.Closed,
+	}
+	switch {
+	case e.From == state.Closed:
+		b.episode = now
+	case e.To == state.Closed:
+		t.OpenFor = now.Sub(b.episode)
+	}
+	b.logTransition(t, e.Gen)
+	if l := b.cfg.Listener; l != nil {
+		l.Transitioned(t)
+	}
+}
+
+func (b *breaker) logTransition(t Transition, gen state.Gen) {
+	fields := []zap.Field{
+		zap.Stringer("from", t.From), zap.Stringer("to", t.To), zap.String("reason", t.Reason),
+		zap.Int("failures", t.Failures), zap.Uint64("generation", gen.Seq),
+	}
+	switch {
+	case t.To == state.Open && t.Fresh:
+		b.log.Warn("circuit opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
+	case t.To == state.Open:
+		b.log.Info("circuit re-opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
+	case t.To == state.HalfOpen:
+		b.log.Debug("circuit half-open", fields...)
+	case t.Reason == ReasonRestarted:
+		b.log.Info("circuit closed", fields...)
+	default:
+		b.log.Info("circuit closed", append(fields, zap.Duration("open_for", t.OpenFor))...)
+	}
+}

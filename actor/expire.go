@@ -1,0 +1,56 @@
+package actor
+
+import (
+	"context"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/state"
+)
+
+// expire answers every call whose deadline has passed with ErrTimeout and
+// counts it as a failure.
+func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
+	if t.incarnation != b.circuit.Gen.Incarnation || t.seq != b.tickSeq {
+		return
+	}
+	b.tickCancel, b.tickAt = nil, time.Time{}
+	now := time.Now()
+	for c := b.inflight.earliest(); c != nil && !now.Before(c.Deadline); c = b.inflight.earliest() {
+		b.inflight.remove(c)
+		b.release(c)
+		c.ctx.cancel(context.DeadlineExceeded)
+		kind := state.Failed
+		claimed := c.claim()
+		if !claimed && c.wasWithdrawn() {
+			kind = state.Ignored
+		}
+		b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, now, true)
+		if claimed {
+			c.deliver(Result{Err: errs.ErrTimeout})
+		}
+	}
+	b.armTick(ctx, now)
+}
+
+// armTick keeps one timer armed at the earliest deadline in flight.
+func (b *breaker) armTick(ctx actor.Context, now time.Time) {
+	c := b.inflight.earliest()
+	if c == nil || (b.tickCancel != nil && !c.Deadline.Before(b.tickAt)) {
+		return
+	}
+	b.cancelTick()
+	b.tickSeq++
+	b.tickAt = c.Deadline
+	b.tickCancel = b.timers.SendOnce(c.Deadline.Sub(now), ctx.Self(),
+		&deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: b.tickSeq})
+}
+
+func (b *breaker) cancelTick() {
+	if b.tickCancel != nil {
+		b.tickCancel()
+		b.tickCancel = nil
+	}
+}

@@ -1,0 +1,101 @@
+package tripwire
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/supervisor"
+)
+
+// Register adds a breaker for key in front of target. Zero settings fields
+// take their defaults.
+func (r *Registry) Register(key string, target Target, s Settings) error {
+	if err := validateKey(key); err != nil {
+		return err
+	}
+	spec, err := r.validateTarget(target)
+	if err != nil {
+		return err
+	}
+	if s, err = s.withDefaults(); err != nil {
+		return err
+	}
+	if r.closed.Load() {
+		return ErrShutdown
+	}
+	cfg := &tactor.Config{
+		Key:         key,
+		Circuit:     circuitSettings(s),
+		CallTimeout: s.CallTimeout,
+		Target:      tactor.Target{Func: spec.fn, PID: spec.pid},
+		IsFailure:   s.IsFailure,
+		Cell:        tactor.NewCell(),
+		Pool:        r.pool,
+		Logger:      r.log,
+		Listener:    r.hub,
+	}
+	e := registry.NewEntry(cfg)
+	if r.metrics != nil {
+		e.Meter = r.metrics.ForKey(key)
+	}
+	reply := make(chan error, 1)
+	r.sys.Root.Send(r.sup, &supervisor.Register{Entry: e, Reply: reply})
+	return r.await(reply)
+}
+
+func (r *Registry) validateTarget(t Target) (targetSpec, error) {
+	if t == nil {
+		return targetSpec{}, fmt.Errorf("%w: nil Target", ErrInvalidTarget)
+	}
+	spec := t.target()
+	switch {
+	case spec.pid == nil && spec.fn == nil:
+		return spec, fmt.Errorf("%w: nil PID or function", ErrInvalidTarget)
+	case spec.pid != nil && spec.pid.Id == "":
+		return spec, fmt.Errorf("%w: PID without an id", ErrInvalidTarget)
+	case spec.pid != nil && r.isOwn(spec.pid):
+		return spec, fmt.Errorf("%w: %s is this registry's own actor", ErrInvalidTarget, spec.pid.Id)
+	}
+	return spec, nil
+}
+
+// isOwn reports whether pid is the registry's supervisor or one of its breakers.
+func (r *Registry) isOwn(pid *actor.PID) bool {
+	if pid.Address != r.sup.Address && pid.Address != "nonhost" {
+		return false
+	}
+	return pid.Id == r.sup.Id || strings.HasPrefix(pid.Id, r.sup.Id+"/")
+}
+
+// Unregister stops key's breaker and removes the key. Calls it had in flight
+// get ErrShutdown; later calls get ErrUnknownKey.
+func (r *Registry) Unregister(key string) error {
+	if err := validateKey(key); err != nil {
+		return err
+	}
+	if r.closed.Load() {
+		return ErrShutdown
+	}
+	reply := make(chan error, 1)
+	r.sys.Root.Send(r.sup, &supervisor.Unregister{Key: key, Reply: reply})
+	return r.await(reply)
+}
+
+// await waits for the supervisor's answer, or for Shutdown.
+func (r *Registry) await(reply chan error) error {
+	select {
+	case err := <-reply:
+		return err
+	case <-r.stopping:
+		select {
+		case err := <-reply:
+			return err
+		default:
+			return ErrShutdown
+		}
+	}
+}

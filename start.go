@@ -1,0 +1,57 @@
+package tripwire
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
+
+	"github.com/tripwire-go/tripwire/internal/observe"
+	"github.com/tripwire-go/tripwire/supervisor"
+	"github.com/tripwire-go/tripwire/task"
+)
+
+// Start starts a registry on system. If system is nil, Start creates an actor
+// system whose logs go to the WithLogger logger, and Shutdown stops it too.
+func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
+	o, err := buildOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	r := &Registry{sys: system, log: o.logger, stopping: make(chan struct{})}
+	if system == nil {
+		r.sys, r.ownSys = NewActorSystem(o.logger), true
+	}
+	r.pool = task.NewPool(r.sys)
+	if o.meters != nil {
+		if r.metrics, err = observe.NewMetrics(o.meters, r.states); err != nil {
+			return nil, fmt.Errorf("tripwire: metrics: %w", err)
+		}
+	}
+	if o.tracer != nil {
+		r.tracer = o.tracer.Tracer(observe.Scope)
+	}
+	r.hub = observe.NewHub(r.sys, r.log, r.metrics, r.tracer)
+	r.sup, err = r.sys.Root.SpawnNamed(supervisor.New(&r.keys, r.log).Props(),
+		"tripwire-"+r.sys.ProcessRegistry.NextId())
+	if err != nil {
+		_ = r.hub.Close(context.Background())
+		return nil, fmt.Errorf("tripwire: start supervisor: %w", err)
+	}
+	return r, nil
+}
+
+// NewActorSystem returns an actor system whose own logs (protoactor logs
+// through log/slog) go to l instead of stderr.
+func NewActorSystem(l *zap.Logger, opts ...actor.ConfigOption) *actor.ActorSystem {
+	if l == nil {
+		l = zap.NewNop()
+	}
+	factory := actor.WithLoggerFactory(func(s *actor.ActorSystem) *slog.Logger {
+		return slog.New(zapslog.NewHandler(l.Core(), zapslog.WithName("protoactor"))).With("system", s.ID)
+	})
+	return actor.NewActorSystem(append([]actor.ConfigOption{factory}, opts...)...)
+}
