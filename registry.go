@@ -63,3 +63,11 @@ func (r *Registry) lookup(key string) (*registry.Entry, error) {
 	}
 	return e, nil
 }
+
+// states reports every key's published state, for the tripwire.state gauge.
+func (r *Registry) states(yield func(string, State)) {
+	r.keys.Range(func(e *registry.Entry) bool {
+		yield(e.Key, e.Cell().State())
+		return true
+	})
+}

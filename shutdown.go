@@ -55,14 +55,6 @@ func (r *Registry) Shutdown(ctx context.Context) error {
 	return err
 }
 
-// states reports every key's published state, for the tripwire.state gauge.
-func (r *Registry) states(yield func(string, State)) {
-	r.keys.Range(func(e *registry.Entry) bool {
-		yield(e.Key, e.Cell().State())
-		return true
-	})
-}
-
 func (r *Registry) waitRequests(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { r.requests.Wait(); close(done) }()
