@@ -1,0 +1,100 @@
+package regress
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// selfless is an actor context with no Self PID, like protoactor's root
+// context, whose Request has no sender; any other method would panic.
+type selfless struct{ actor.Context }
+
+func (selfless) Self() *actor.PID { return nil }
+
+// TestRequestWithNoSender guards protoactor's "no sender" class
+// (notes/protoactor.md §4: Respond to a nil sender goes to dead letters, and
+// ctx.Send(nil, x) panics — a nil sender stored from Root.Request crashed a
+// breaker). A breaker always asks an actor target with a sender of its own;
+// the analogue in our API is Request: a reply to a requester that has
+// stopped must become a dead letter, not a panic, and a Request without a
+// requester must be refused with ErrNilContext.
+func TestRequestWithNoSender(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		target func(e *env) tripwire.Target
+	}{
+		{"function target", func(*env) tripwire.Target { var s script; return s.target() }},
+		{"actor target", func(e *env) tripwire.Target {
+			return tripwire.ActorTarget(spawnActor(e, func(c actor.Context) {
+				if o, ok := c.Message().(op); ok {
+					// answer after o.After without blocking the actor
+					var v any = answer(o.Label)
+					if o.Fail {
+						v = errTarget
+					}
+					from := c.Sender()
+					time.AfterFunc(o.After, func() { e.sys.Root.Send(from, v) })
+				}
+			}))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inBubble(t, func(t *testing.T, e *env) {
+				dead := watchDeadLetters(t, e)
+				// Given a breaker (threshold 2) with one failure counted, in
+				// front of a target that answers after 2 s
+				register(t, e.reg, "slow", tc.target(e), tripwire.Settings{Threshold: 2, CallTimeout: time.Minute})
+				if _, err := e.reg.Call(context.Background(), "slow", op{Fail: true}); !errors.Is(err, errTarget) {
+					t.Fatalf("seeding failure: %v", err)
+				}
+				wantCircuit(t, e.reg, "slow", tripwire.Closed, 1)
+				// and an actor that Requests calls
+				pid, a := newAsker(e)
+
+				// When an actor Requests a call and stops 1 s later, before the answer
+				start := time.Now()
+				e.sys.Root.Send(pid, &requestAll{key: "slow", msgs: []any{op{Label: "orphan", After: 2 * time.Second}}})
+				time.Sleep(time.Second)
+				if err := e.sys.Root.StopFuture(pid).Wait(); err != nil {
+					t.Fatalf("stop the requester: %v", err)
+				}
+				if rs := a.received(); len(rs) != 0 {
+					t.Fatalf("reply before the target answered: %v", rs[0])
+				}
+
+				// Then at 2 s the reply goes to the dead letters, once, with the
+				// target's answer; nothing panics
+				sleepUntil(start.Add(2*time.Second + time.Millisecond))
+				rs := dead.replies()
+				if len(rs) != 1 || rs[0].Key != "slow" || rs[0].Err != nil || rs[0].Value != answer("orphan") {
+					t.Fatalf("dead-lettered replies: %+v; want one with the answer %q", rs, answer("orphan"))
+				}
+				// and the call counted as the success it was
+				if snap := wantCircuit(t, e.reg, "slow", tripwire.Closed, 0); snap.InFlight != 0 {
+					t.Errorf("InFlight = %d", snap.InFlight)
+				}
+
+				// When Request is given no actor context, or one without a Self PID
+				for _, actx := range []actor.Context{nil, selfless{}} {
+					err := e.reg.Request(actx, "slow", op{Label: "senderless"})
+					// Then it is refused with ErrNilContext, without a panic or a call
+					if !errors.Is(err, tripwire.ErrNilContext) {
+						t.Errorf("Request(%T): %v, want ErrNilContext", actx, err)
+					}
+				}
+				if snap := wantCircuit(t, e.reg, "slow", tripwire.Closed, 0); snap.InFlight != 0 {
+					t.Errorf("a refused Request reached the breaker: InFlight = %d", snap.InFlight)
+				}
+				if rs := dead.replies(); len(rs) != 1 {
+					t.Errorf("%d dead-lettered replies, want still 1", len(rs))
+				}
+			})
+		})
+	}
+}
