@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test bench cover vet demo
+.PHONY: test bench cover vet demo fuzz
 
 # The test command CI runs (.ci/run).
 test:
@@ -10,6 +10,14 @@ test:
 # Benchmarks with their peers in one run; see BENCHMARKS.md.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./test/bench/
+
+# Each fuzz target for FUZZTIME (make fuzz FUZZTIME=5m); their seed corpora
+# also run as plain tests in `make test`.
+FUZZTIME ?= 1m
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzStep$$' -fuzztime $(FUZZTIME) ./state/
+	$(GO) test -run '^$$' -fuzz '^FuzzKey$$' -fuzztime $(FUZZTIME) .
+	$(GO) test -run '^$$' -fuzz '^FuzzSettings$$' -fuzztime $(FUZZTIME) .
 
 cover:
 	$(GO) test -count=1 -coverprofile=coverage.out ./...
