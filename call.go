@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -89,7 +90,7 @@ func endSpan(span trace.Span, outcome observe.Outcome, err error) {
 
 // send delivers c to the key's breaker and waits for exactly one answer.
 func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, now time.Time) (any, error) {
-	backstop := r.backstop(c.Deadline.Sub(now) + ReplyGrace)
+	backstop := r.backstop(graceAfter(c.Deadline.Sub(now)))
 	defer r.releaseBackstop(backstop)
 	cancelled := ctx.Done()
 	b := e.Binding()
@@ -154,6 +155,15 @@ func answered(c *tactor.Call) (tactor.Result, bool) {
 			return tactor.Result{}, false
 		}
 	}
+}
+
+// graceAfter is wait + ReplyGrace, saturating instead of overflowing for a
+// CallTimeout near math.MaxInt64 ("no timeout").
+func graceAfter(wait time.Duration) time.Duration {
+	if wait > math.MaxInt64-ReplyGrace {
+		return math.MaxInt64
+	}
+	return wait + ReplyGrace
 }
 
 // backstop returns a stopped-and-reset timer from the registry's pool. Since
