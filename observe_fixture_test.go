@@ -1,0 +1,171 @@
+package tripwire_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/stretchr/testify/require"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// Messages the observed target understands.
+const (
+	msgOK   = "ok"   // succeeds
+	msgFail = "fail" // returns errBoom
+	msgWait = "wait" // waits until the call is given up, then returns ctx.Err()
+)
+
+// rig is a registry with every observability option wired to something a
+// test can read: an observed zap logger, a metric ManualReader and a span
+// recorder. Key "k" is served by the rig's own target.
+type rig struct {
+	reg    *tripwire.Registry
+	sys    *actor.ActorSystem
+	logs   *observer.ObservedLogs
+	reader *sdkmetric.ManualReader
+	spans  *tracetest.SpanRecorder
+	// tracer makes the callers' own spans, on the same provider.
+	tracer trace.Tracer
+
+	mu     sync.Mutex
+	inside []trace.SpanContext // the span each target invocation saw in its ctx
+}
+
+// observeBubble runs body in fake time against a fresh rig, then shuts
+// everything down and lets the bubble's goroutines end.
+func observeBubble(t *testing.T, body func(t *testing.T, r *rig)) {
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		defer func() { // also after a failed require, so the bubble ends clean
+			r.shutdown(t)
+			time.Sleep(time.Minute)
+			synctest.Wait()
+		}()
+		body(t, r)
+	})
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	logger, logs := observed()
+	r := &rig{sys: newSystem(), logs: logs, reader: sdkmetric.NewManualReader(), spans: tracetest.NewSpanRecorder()}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(r.spans))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(r.reader))
+	r.tracer = tp.Tracer("caller")
+	reg, err := tripwire.Start(r.sys, tripwire.WithLogger(logger),
+		tripwire.WithMeterProvider(mp), tripwire.WithTracerProvider(tp))
+	require.NoError(t, err)
+	r.reg = reg
+	r.register(t, "k")
+	return r
+}
+
+// register adds key in front of the rig's target, with the timing tests'
+// settings: open on the 3rd failure, half-open 10 s later, 1 s per call.
+func (r *rig) register(t *testing.T, key string) {
+	t.Helper()
+	require.NoError(t, r.reg.Register(key, tripwire.FuncTarget(r.target), tripwire.Settings{
+		Threshold: threshold, OpenTimeout: openTimeout, CallTimeout: callTimeout,
+	}))
+}
+
+func (r *rig) target(ctx context.Context, msg any) (any, error) {
+	r.mu.Lock()
+	r.inside = append(r.inside, trace.SpanFromContext(ctx).SpanContext())
+	r.mu.Unlock()
+	switch msg {
+	case msgFail:
+		return nil, errBoom
+	case msgWait:
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return msg, nil
+}
+
+// seenInside returns the span contexts the target's invocations saw.
+func (r *rig) seenInside() []trace.SpanContext {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]trace.SpanContext(nil), r.inside...)
+}
+
+func (r *rig) shutdown(t *testing.T) {
+	t.Helper()
+	if err := r.reg.Shutdown(context.Background()); err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+	r.sys.Shutdown()
+}
+
+// call calls key with msg and returns the error.
+func (r *rig) call(key, msg string) error {
+	_, err := r.reg.Call(context.Background(), key, msg)
+	return err
+}
+
+// trip opens key with threshold failing calls and returns the fake time it
+// opened at; every goroutine of the bubble has settled when it returns.
+func (r *rig) trip(t *testing.T, key string) time.Time {
+	t.Helper()
+	for range threshold {
+		require.ErrorIs(t, r.call(key, msgFail), errBoom)
+	}
+	opened := time.Now()
+	synctest.Wait()
+	r.requireState(t, key, tripwire.Open)
+	return opened
+}
+
+// halfOpen waits until just past the moment key's recovery timer fires for a
+// circuit opened at opened (1 ms past it: no tie with the timer), and returns
+// that moment.
+func (r *rig) halfOpen(t *testing.T, key string, opened time.Time) time.Time {
+	t.Helper()
+	at := opened.Add(openTimeout)
+	time.Sleep(time.Until(at) + time.Millisecond)
+	synctest.Wait()
+	r.requireState(t, key, tripwire.HalfOpen)
+	return at
+}
+
+func (r *rig) requireState(t *testing.T, key string, want tripwire.State) {
+	t.Helper()
+	st, err := r.reg.State(key)
+	require.NoError(t, err)
+	require.Equal(t, want, st, "state of %q", key)
+}
+
+// recorder collects transitions delivered to a Subscribe callback.
+type recorder struct {
+	mu  sync.Mutex
+	got []tripwire.Transition
+}
+
+func (c *recorder) add(tr tripwire.Transition) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.got = append(c.got, tr)
+}
+
+func (c *recorder) all() []tripwire.Transition {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]tripwire.Transition(nil), c.got...)
+}
+
+// requireSameInstant fails unless got and want are the same instant.
+func requireSameInstant(t *testing.T, want, got time.Time, what string) {
+	t.Helper()
+	require.Truef(t, want.Equal(got), "%s: got %v, want %v", what, got, want)
+}
