@@ -162,8 +162,8 @@ func (h *Hub) Subscribe(fn func(tactor.Transition)) (unsubscribe func()) {
 	}
 }
 
-// Close delivers what is queued, stops the hub and every subscriber, and
-// waits for them until ctx ends.
+// Close delivers what is queued — to subscribers too, however far behind —
+// stops the hub and every subscriber, and waits for them until ctx ends.
 func (h *Hub) Close(ctx context.Context) error {
 	h.mu.Lock()
 	if h.closed {
@@ -180,17 +180,18 @@ func (h *Hub) Close(ctx context.Context) error {
 	h.subs = map[uint64]*subscriber{}
 	h.mu.Unlock()
 	for _, s := range subs {
-		s.stop()
+		s.finish()
+	}
+	var err error
+	if h.metrics != nil {
+		err = h.metrics.Close()
 	}
 	for _, s := range subs {
-		if err := s.wait(ctx); err != nil {
-			return err
+		if werr := s.wait(ctx); werr != nil {
+			return werr
 		}
 	}
-	if h.metrics != nil {
-		return h.metrics.Close()
-	}
-	return nil
+	return err
 }
 
 func span(tr trace.Tracer, t tactor.Transition) {

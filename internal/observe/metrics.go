@@ -13,6 +13,11 @@ import (
 // Instrumentation scope of Tripwire's meter and tracer.
 const Scope = "github.com/tripwire-go/tripwire"
 
+// DurationBuckets are the default bucket boundaries of tripwire.call.duration,
+// in seconds: from a millisecond to the default CallTimeout and beyond. (The
+// SDK's own defaults are sized for milliseconds.) A View still overrides them.
+var DurationBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+
 // Metrics are Tripwire's OpenTelemetry instruments.
 type Metrics struct {
 	calls       metric.Int64Counter
@@ -36,7 +41,8 @@ func NewMetrics(mp metric.MeterProvider, states StateFunc) (*Metrics, error) {
 		return nil, err
 	}
 	if out.duration, err = m.Float64Histogram("tripwire.call.duration", metric.WithUnit("s"),
-		metric.WithDescription("Duration of calls through a breaker, as their callers saw it.")); err != nil {
+		metric.WithDescription("Duration of calls through a breaker, as their callers saw it."),
+		metric.WithExplicitBucketBoundaries(DurationBuckets...)); err != nil {
 		return nil, err
 	}
 	if out.transitions, err = m.Int64Counter("tripwire.transitions", metric.WithUnit("{transition}"),

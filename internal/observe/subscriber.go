@@ -63,6 +63,12 @@ func (s *subscriber) call(t tactor.Transition, log *zap.Logger) {
 	s.fn(t)
 }
 
+// finish lets the subscriber deliver what it has buffered, then end.
+func (s *subscriber) finish() {
+	s.once.Do(func() { close(s.ch) })
+}
+
+// stop ends the subscriber; what it has buffered is not delivered.
 func (s *subscriber) stop() {
 	s.once.Do(func() {
 		s.stopped.Store(true)
