@@ -12,8 +12,10 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/supervisor"
 )
 
 // ReplyGrace is how long past its deadline a caller waits for its breaker's
@@ -27,7 +29,9 @@ const ReplyGrace = 20 * time.Millisecond
 const maxResends = 3
 
 // Call sends msg to key's target through its breaker and returns the
-// target's answer. It returns ErrOpen at once while the circuit is open. The
+// target's answer. It returns an *OpenError (errors.Is ErrOpen) at once while
+// the circuit is open, and ErrOverloaded at once when the key already has
+// MaxInFlight calls in flight. The
 // call's deadline is the earlier of ctx's and now+CallTimeout; if ctx is
 // cancelled first, Call returns ctx.Err() at once and the call counts neither
 // as success nor failure.
@@ -38,27 +42,35 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	e, err := r.lookup(key)
+	e, err := r.resolve(ctx, key)
 	if err != nil {
 		return nil, err
 	}
-	if e.Cell().Rejecting() {
+	if oe := e.Cell().Rejection(); oe != nil {
 		if e.Meter != nil {
 			e.Meter.Call(ctx, observe.Rejected, 0)
 		}
-		return nil, ErrOpen
+		return nil, oe
 	}
 	if msg == nil && e.Config.Target.PID != nil {
 		return nil, fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
 	}
-	return r.forward(ctx, e, msg)
+	callTimeout, max := e.Config.Limits()
+	if !e.Cell().Admit(max) {
+		if e.Meter != nil {
+			e.Meter.Call(ctx, observe.Rejected, 0)
+		}
+		return nil, ErrOverloaded
+	}
+	defer e.Cell().Done(max)
+	return r.forward(ctx, e, msg, callTimeout)
 }
 
 // forward sends a call to the key's breaker and waits for its answer,
 // recording a span and metrics when they are configured.
-func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any) (any, error) {
+func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, callTimeout time.Duration) (any, error) {
 	now := time.Now()
-	deadline := now.Add(e.Config.CallTimeout)
+	deadline := now.Add(callTimeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
@@ -93,7 +105,10 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 	backstop := r.backstop(graceAfter(c.Deadline.Sub(now)))
 	defer r.releaseBackstop(backstop)
 	cancelled := ctx.Done()
-	b := e.Binding()
+	b, err := r.live(e)
+	if err != nil {
+		return nil, err
+	}
 	r.sys.Root.Send(b.PID, c)
 	for resends := 0; ; {
 		select {
@@ -117,9 +132,11 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 				return res.Value, res.Err
 			}
 			// The breaker stopped without seeing the call. If another
-			// breaker took over the key, the call goes there.
-			next := e.Binding()
-			if errors.Is(b.Err(), ErrBreakerRestarted) && next != b && resends < maxResends {
+			// breaker took over the key (or the call wakes an idle key),
+			// the call goes there.
+			next, err := r.live(e)
+			if err == nil && next != b && resends < maxResends &&
+				(errors.Is(b.Err(), ErrBreakerRestarted) || errors.Is(b.Err(), errs.ErrPassivated)) {
 				resends++
 				b = next
 				r.sys.Root.Send(b.PID, c)
@@ -140,6 +157,26 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 			}
 		}
 	}
+}
+
+// live returns the breaker binding serving e, waking the key first if its
+// breaker passivated for being idle.
+func (r *Registry) live(e *registry.Entry) (*registry.Binding, error) {
+	b := e.Binding()
+	select {
+	case <-b.Done():
+	default:
+		return b, nil
+	}
+	if !errors.Is(b.Err(), errs.ErrPassivated) || e.Binding() != b {
+		return e.Binding(), nil
+	}
+	reply := make(chan error, 1)
+	r.sys.Root.Send(r.sup, &supervisor.Wake{Entry: e, Reply: reply})
+	if err := r.await(reply); err != nil {
+		return nil, err
+	}
+	return e.Binding(), nil
 }
 
 // answered returns the call's answer if it is already there, skipping a

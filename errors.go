@@ -37,4 +37,11 @@ var (
 	ErrShutdown = errs.ErrShutdown
 	// ErrUnexpectedReply: CallAs got a value of another type.
 	ErrUnexpectedReply = errs.ErrUnexpectedReply
+	// ErrOverloaded: the key already has Settings.MaxInFlight calls in
+	// flight; the call was not queued and counts neither way.
+	ErrOverloaded = errs.ErrOverloaded
 )
+
+// OpenError is the error of a call the circuit rejected: errors.Is(err,
+// ErrOpen) holds, and errors.As gives the key and when a probe is due.
+type OpenError = errs.OpenError

@@ -47,7 +47,7 @@ func ExampleRegistry_Call() {
 	// charged 10 <nil>
 	// billing is down | open: false
 	// billing is down | open: false
-	// tripwire: circuit open | open: true
+	// tripwire: circuit open: billing, retry after 30s | open: true
 	// state: open
 }
 

@@ -1,10 +1,12 @@
 package tripwire
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/registry"
 )
 
@@ -44,17 +46,27 @@ func (r *Registry) Crash(key string) error {
 // ask sends a SnapshotRequest to the breaker serving e, following the key to
 // a new breaker if the one asked stops first.
 func (r *Registry) ask(e *registry.Entry) (tactor.Snapshot, error) {
+	return r.tell(e, func(reply chan tactor.Snapshot) any { return &tactor.SnapshotRequest{Reply: reply} })
+}
+
+// tell sends the message msg builds to the breaker serving e and waits for
+// the snapshot it answers with, following the key to a new breaker if the
+// one told stops first.
+func (r *Registry) tell(e *registry.Entry, msg func(chan tactor.Snapshot) any) (tactor.Snapshot, error) {
 	timeout := time.NewTimer(askTimeout)
 	defer timeout.Stop()
 	for {
-		b := e.Binding()
+		b, err := r.live(e)
+		if err != nil {
+			return tactor.Snapshot{}, err
+		}
 		reply := make(chan tactor.Snapshot, 1)
-		r.sys.Root.Send(b.PID, &tactor.SnapshotRequest{Reply: reply})
+		r.sys.Root.Send(b.PID, msg(reply))
 		select {
 		case s := <-reply:
 			return s, nil
 		case <-b.Done():
-			if e.Binding() == b {
+			if e.Binding() == b && !errors.Is(b.Err(), errs.ErrPassivated) {
 				return tactor.Snapshot{}, b.Err()
 			}
 		case <-r.stopping:

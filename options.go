@@ -14,9 +14,10 @@ type Option interface {
 }
 
 type options struct {
-	logger *zap.Logger
-	meters metric.MeterProvider
-	tracer trace.TracerProvider
+	logger  *zap.Logger
+	meters  metric.MeterProvider
+	tracer  trace.TracerProvider
+	factory Factory
 }
 
 type optionFunc func(*options) error

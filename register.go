@@ -29,10 +29,13 @@ func (r *Registry) Register(key string, target Target, s Settings) error {
 	}
 	cfg := &tactor.Config{
 		Key:         key,
-		Circuit:     circuitSettings(s),
+		Circuit:     s.circuit(),
 		CallTimeout: s.CallTimeout,
 		Target:      tactor.Target{Func: spec.fn, PID: spec.pid},
-		IsFailure:   s.IsFailure,
+		Classify:    s.classifier(),
+		MaxInFlight: s.MaxInFlight,
+		WatchTarget: spec.pid != nil && !s.IgnoreTargetDown,
+		IdleTimeout: s.IdleTimeout,
 		Cell:        tactor.NewCell(),
 		Pool:        r.pool,
 		Logger:      r.log,

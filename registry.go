@@ -25,6 +25,9 @@ type Registry struct {
 	pool   *task.Pool
 	timers sync.Pool // backstop timers of calls, see backstop
 
+	factory Factory // nil without WithFactory
+	flights flights
+
 	hub     *observe.Hub
 	metrics *observe.Metrics // nil without WithMeterProvider
 	tracer  trace.Tracer     // nil without WithTracerProvider

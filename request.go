@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire/internal/observe"
+	"github.com/tripwire-go/tripwire/registry"
 )
 
 // Request is Call for an actor: it returns at once, and the actor behind
@@ -21,30 +22,42 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 	if self == nil {
 		return fmt.Errorf("%w: actor context without a Self PID", ErrNilContext)
 	}
-	e, err := r.lookup(key)
+	e, err := r.resolve(context.Background(), key)
 	if err != nil {
 		return err
 	}
 	if msg == nil && e.Config.Target.PID != nil {
 		return fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
 	}
-	if e.Cell().Rejecting() {
-		if e.Meter != nil {
-			e.Meter.Call(context.Background(), observe.Rejected, 0)
-		}
-		r.sys.Root.Send(self, &Reply{Key: key, Request: msg, Err: ErrOpen})
+	if oe := e.Cell().Rejection(); oe != nil {
+		r.reject(e, self, msg, oe)
+		return nil
+	}
+	callTimeout, max := e.Config.Limits()
+	if !e.Cell().Admit(max) {
+		r.reject(e, self, msg, ErrOverloaded)
 		return nil
 	}
 	r.life.RLock()
 	defer r.life.RUnlock()
 	if r.closed.Load() {
+		e.Cell().Done(max)
 		return ErrShutdown
 	}
 	r.requests.Add(1)
 	go func() {
 		defer r.requests.Done()
-		v, err := r.forward(context.Background(), e, msg)
+		defer e.Cell().Done(max)
+		v, err := r.forward(context.Background(), e, msg, callTimeout)
 		r.sys.Root.Send(self, &Reply{Key: key, Request: msg, Value: v, Err: err})
 	}()
 	return nil
+}
+
+// reject answers a request at once, as the breaker would have.
+func (r *Registry) reject(e *registry.Entry, self *actor.PID, msg any, err error) {
+	if e.Meter != nil {
+		e.Meter.Call(context.Background(), observe.Rejected, 0)
+	}
+	r.sys.Root.Send(self, &Reply{Key: e.Key, Request: msg, Err: err})
 }

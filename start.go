@@ -21,7 +21,7 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Registry{sys: system, log: o.logger, stopping: make(chan struct{})}
+	r := &Registry{sys: system, log: o.logger, factory: o.factory, stopping: make(chan struct{})}
 	if system == nil {
 		r.sys, r.ownSys = NewActorSystem(o.logger), true
 	}

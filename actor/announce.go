@@ -9,11 +9,11 @@ import (
 )
 
 // announce logs a transition and hands it to the listener.
-func (b *breaker) announce(e state.Effect, now time.Time, timedOut bool) {
+func (b *breaker) announce(e state.Effect, now time.Time) {
 	t := Transition{
 		Key: b.cfg.Key, From: e.From, To: e.To, At: now,
-		Reason: reasonFor(e.From, e.To, timedOut), Failures: b.circuit.Failures,
-		Fresh: e.From == state.Closed,
+		Reason: e.Reason, Failures: b.circuit.Failures,
+		Fresh: e.From == state.Closed && e.To == state.Open,
 	}
 	switch {
 	case e.From == state.Closed:

@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -16,6 +17,7 @@ import (
 // breaker is one incarnation of a key's breaker actor.
 type breaker struct {
 	cfg     *Config
+	rules   Rules
 	log     *zap.Logger
 	circuit state.Circuit
 	fx      []state.Effect
@@ -28,7 +30,10 @@ type breaker struct {
 	tickSeq    uint64
 
 	recoveryCancel scheduler.CancelFunc
-	rejecting      bool      // last value published in Cell.rejecting
+	rejection      *errs.OpenError // last value published in Cell.rejection
+	watching       bool            // the actor target is watched
+	lastActive     time.Time       // last admission or outcome, for IdleTimeout
+	idleSeq        uint64
 	episode        time.Time // when the circuit last left closed
 }
 
@@ -44,11 +49,25 @@ func (b *breaker) Receive(ctx actor.Context) {
 	case *deadlineTick:
 		b.expire(ctx, m)
 	case *recoveryTimer:
-		b.step(ctx, state.Event{Kind: state.TimerFired, Gen: m.Gen}, time.Now(), false)
+		b.step(ctx, state.Event{Kind: state.TimerFired, Gen: m.Gen}, time.Now())
 	case *SnapshotRequest:
+		m.Reply <- b.snapshot()
+	case *Control:
+		b.step(ctx, state.Event{Kind: m.Event, Rand: rand.Float64()}, time.Now())
+		m.Reply <- b.snapshot()
+	case *Reconfigure:
+		b.rules = b.cfg.rules()
+		b.circuit = b.circuit.WithSettings(b.rules.Circuit)
+		b.publishRejecting()
 		m.Reply <- b.snapshot()
 	case *Crash:
 		panic("tripwire: injected crash of breaker " + b.cfg.Key)
+	case *idleCheck:
+		b.checkIdle(ctx, m)
+	case *actor.Terminated:
+		if t := b.cfg.Target.PID; t != nil && m.Who.Id == t.Id && m.Who.Address == t.Address {
+			b.targetDown(ctx)
+		}
 	case *actor.Started:
 		b.start(ctx)
 	case *actor.Restarting:
@@ -59,10 +78,14 @@ func (b *breaker) Receive(ctx actor.Context) {
 }
 
 func (b *breaker) start(ctx actor.Context) {
-	b.circuit = state.New(b.cfg.Circuit, b.cfg.Cell.nextIncarnation())
+	b.rules = b.cfg.rules()
+	b.circuit = state.New(b.rules.Circuit, b.cfg.Cell.nextIncarnation())
 	b.timers = scheduler.NewTimerScheduler(ctx)
-	b.rejecting = false
-	b.cfg.Cell.rejecting.Store(false)
+	b.rejection = nil
+	b.cfg.Cell.rejection.Store(nil)
+	b.watch(ctx)
+	b.lastActive = time.Now()
+	b.armIdle(ctx, b.cfg.IdleTimeout)
 	if prev := b.cfg.Cell.State(); prev != state.Closed {
 		// The crashed incarnation was not closed: this is a state change too.
 		b.cfg.Cell.publish(state.Closed)
@@ -92,6 +115,7 @@ func (b *breaker) stop(err error) {
 
 func (b *breaker) admit(ctx actor.Context, c *Call) {
 	now := time.Now()
+	b.lastActive = now
 	if !now.Before(c.Deadline) {
 		// Its deadline passed while it waited in the mailbox: the target was
 		// never asked, so it counts neither way.
@@ -105,35 +129,53 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 		case state.Forward:
 			b.forward(ctx, c, e.Gen, now)
 		case state.Reject:
-			c.Settle(Result{Err: errs.ErrOpen})
+			b.publishRejecting()
+			c.Settle(Result{Err: b.rejection})
 		}
 	}
 	b.publishRejecting()
 }
 
 // publishRejecting lets callers fail fast, without a message, while the
-// breaker would reject them anyway.
+// breaker would reject them anyway: it publishes the OpenError they get, one
+// per open period, so a flood of rejections allocates nothing.
 func (b *breaker) publishRejecting() {
-	r := b.circuit.State == state.Open || (b.circuit.State == state.HalfOpen && b.circuit.Probing)
-	if r != b.rejecting {
-		b.rejecting = r
-		b.cfg.Cell.rejecting.Store(r)
+	c := b.circuit
+	if !c.Rejecting() {
+		if b.rejection != nil {
+			b.rejection = nil
+			b.cfg.Cell.rejection.Store(nil)
+		}
+		return
 	}
+	retryAt := c.RetryAt
+	if c.State != state.Open {
+		retryAt = time.Time{} // half-open: the probes decide
+	}
+	if b.rejection != nil && b.rejection.RetryAt.Equal(retryAt) {
+		return
+	}
+	e := &errs.OpenError{Key: b.cfg.Key, RetryAt: retryAt}
+	if !retryAt.IsZero() {
+		e.RetryAfter = retryAt.Sub(c.OpenedAt)
+	}
+	b.rejection = e
+	b.cfg.Cell.rejection.Store(e)
 }
 
 func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Time) {
-	c.gen = gen
+	c.gen, c.admitted = gen, now
 	b.inflight.add(c)
 	b.armTick(ctx, now)
 	if fn := b.cfg.Target.Func; fn != nil {
 		c.job = task.Job{
 			Ctx: &c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
-			Classify: b.cfg.IsFailure, ReplyTo: ctx.Self(), Token: c,
+			Classify: b.rules.Classify, ReplyTo: ctx.Self(), Token: c,
 		}
 		b.cfg.Pool.Submit(&c.job)
 		return
 	}
-	c.ask = task.NewAsk(ctx.ActorSystem(), b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.cfg.IsFailure)
+	c.ask = task.NewAsk(ctx.ActorSystem(), b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.rules.Classify)
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {
@@ -142,14 +184,22 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {
 		return // late: timed out, withdrawn, or admitted by an earlier incarnation
 	}
 	kind := state.Succeeded
-	if o.Failed {
+	switch {
+	case o.Ignored:
+		kind = state.Ignored
+	case o.Failed:
 		kind = state.Failed
 	}
 	claimed := c.claim()
 	if !claimed && c.wasWithdrawn() {
 		kind = state.Ignored
 	}
-	b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, time.Now(), false)
+	if kind == state.Succeeded && !b.watching {
+		b.watch(ctx) // the target answered: it is back, watch it again
+	}
+	now := time.Now()
+	b.lastActive = now
+	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: now.Sub(c.admitted), Rand: rand.Float64()}, now)
 	if claimed {
 		c.deliver(Result{Value: o.Value, Err: o.Err})
 	}
@@ -161,7 +211,7 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	}
 	b.release(c)
 	c.ctx.cancel(context.Canceled)
-	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, time.Now(), false)
+	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, time.Now())
 }
 
 // release frees what the data plane holds for c; a late reply is then ignored.
@@ -172,16 +222,15 @@ func (b *breaker) release(c *Call) {
 	}
 }
 
-// step feeds ev to the circuit and carries out the effects. timedOut says
-// the event is a call's deadline passing.
-func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time, timedOut bool) {
+// step feeds ev to the circuit and carries out the effects.
+func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 	b.fx = b.fx[:0]
 	b.circuit, b.fx = state.Step(b.circuit, ev, now, b.fx)
 	for _, e := range b.fx {
 		switch e.Kind {
 		case state.Transition:
 			b.cfg.Cell.publish(e.To)
-			b.announce(e, now, timedOut)
+			b.announce(e, now)
 		case state.StartTimer:
 			if b.recoveryCancel != nil {
 				b.recoveryCancel()

@@ -24,10 +24,11 @@ type Call struct {
 	ctx    callCtx
 
 	// owned by the breaker that admitted the call
-	gen   state.Gen
-	index int // position in the deadline heap
-	ask   *task.Ask
-	job   task.Job
+	gen      state.Gen
+	admitted time.Time
+	index    int // position in the deadline heap
+	ask      *task.Ask
+	job      task.Job
 }
 
 // Result is the answer to a Call, or an outcome the caller must carry to its

@@ -12,7 +12,9 @@ import (
 // its pending calls get if it is stopped.
 type Cell struct {
 	state       atomic.Int32
-	rejecting   atomic.Bool
+	rejection   atomic.Pointer[errs.OpenError]
+	inflight    atomic.Int64
+	passivated  atomic.Bool
 	restarts    atomic.Int64
 	incarnation atomic.Uint64
 	stopErr     atomic.Pointer[error]
@@ -34,13 +36,40 @@ func (c *Cell) AddRestart() int64 { return c.restarts.Add(1) }
 // instead of ErrBreakerRestarted. Unregister and Shutdown call it first.
 func (c *Cell) Retire(err error) { c.stopErr.Store(&err) }
 
-// Rejecting reports whether the breaker would answer a call ErrOpen now:
-// the circuit is open, or half-open with its probe in flight.
-func (c *Cell) Rejecting() bool { return c.rejecting.Load() }
+// Rejection is the error the breaker would answer a call with now — the
+// circuit is open, or half-open with all its probes in flight — or nil.
+func (c *Cell) Rejection() *errs.OpenError { return c.rejection.Load() }
+
+// Admit counts a call in flight unless max (> 0) are already; Done uncounts
+// it. With max 0 nothing is counted.
+func (c *Cell) Admit(max int) bool {
+	if max <= 0 {
+		return true
+	}
+	if c.inflight.Add(1) > int64(max) {
+		c.inflight.Add(-1)
+		return false
+	}
+	return true
+}
+
+// Done ends a call counted by Admit(max).
+func (c *Cell) Done(max int) {
+	if max > 0 {
+		c.inflight.Add(-1)
+	}
+}
 
 func (c *Cell) publish(s state.State) { c.state.Store(int32(s)) }
 
 func (c *Cell) nextIncarnation() uint64 { return c.incarnation.Add(1) }
+
+// Passivated reports whether the breaker stopped itself for being idle; the
+// supervisor then leaves the key without a breaker until a call wakes it.
+func (c *Cell) Passivated() bool { return c.passivated.Load() }
+
+// Wake clears Passivated before a new breaker starts.
+func (c *Cell) Wake() { c.passivated.Store(false) }
 
 // StopError is what calls pending when the breaker stops are answered with.
 func (c *Cell) StopError() error {

@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -17,18 +18,56 @@ type Target struct {
 }
 
 // Config is everything a breaker needs; it is shared by all incarnations of
-// one key's breaker and never changed after Props is called.
+// one key's breaker. Its fields are not changed after Props is called; Update
+// replaces the rules (Circuit, CallTimeout, Classify) as a whole, atomically.
 type Config struct {
 	Key         string
 	Circuit     state.Settings
 	CallTimeout time.Duration
 	Target      Target
-	IsFailure   task.Classifier
+	Classify    task.Classifier
+	// MaxInFlight bounds the calls in flight (0: no bound); see Cell.Admit.
+	MaxInFlight int
+	// WatchTarget makes the breaker watch an actor target and open at once
+	// when it terminates.
+	WatchTarget bool
+	// IdleTimeout, if positive, stops a closed breaker with no calls for that
+	// long; the next call starts it again.
+	IdleTimeout time.Duration
 	Cell        *Cell
 	Pool        *task.Pool
 	Logger      *zap.Logger
 	// Listener, if set, is told of every transition.
 	Listener Listener
+
+	updated atomic.Pointer[Rules]
+}
+
+// Rules are the settings of a breaker that Update may change at run time.
+type Rules struct {
+	Circuit     state.Settings
+	CallTimeout time.Duration
+	Classify    task.Classifier
+	MaxInFlight int
+}
+
+// Update replaces the rules; callers see the new CallTimeout at once, and a
+// breaker applies the rest when it gets a Reconfigure (or starts).
+func (c *Config) Update(r Rules) { c.updated.Store(&r) }
+
+// Limits are the CallTimeout and MaxInFlight in force.
+func (c *Config) Limits() (callTimeout time.Duration, maxInFlight int) {
+	if r := c.updated.Load(); r != nil {
+		return r.CallTimeout, r.MaxInFlight
+	}
+	return c.CallTimeout, c.MaxInFlight
+}
+
+func (c *Config) rules() Rules {
+	if r := c.updated.Load(); r != nil {
+		return *r
+	}
+	return Rules{Circuit: c.Circuit, CallTimeout: c.CallTimeout, Classify: c.Classify, MaxInFlight: c.MaxInFlight}
 }
 
 // dispatcher runs a breaker's mailbox on the goroutine of whoever sends to it

@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -27,7 +28,7 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 		if !claimed && c.wasWithdrawn() {
 			kind = state.Ignored
 		}
-		b.step(ctx, state.Event{Kind: kind, Gen: c.gen}, now, true)
+		b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: now.Sub(c.admitted), Timeout: true, Rand: rand.Float64()}, now)
 		if claimed {
 			c.deliver(Result{Err: errs.ErrTimeout})
 		}

@@ -11,8 +11,7 @@ type Transition struct {
 	Key      string
 	From, To state.State
 	At       time.Time
-	// Reason says why: ReasonThreshold, ReasonProbeFailed, ReasonProbeTimeout,
-	// ReasonOpenTimeout, ReasonProbeSucceeded or ReasonRestarted.
+	// Reason says why: one of the Reason constants.
 	Reason   string
 	Failures int
 	// Fresh is true for a trip from closed, false for a re-trip from half-open.
@@ -21,14 +20,19 @@ type Transition struct {
 	OpenFor time.Duration
 }
 
-// Reasons of a transition.
+// Reasons of a transition: the state package's, and a restart.
 const (
-	ReasonThreshold      = "threshold"       // closed -> open: consecutive failures reached the threshold
-	ReasonProbeFailed    = "probe_failed"    // half_open -> open: the probe failed
-	ReasonProbeTimeout   = "probe_timeout"   // half_open -> open: the probe timed out
-	ReasonOpenTimeout    = "open_timeout"    // open -> half_open: the recovery timer fired
-	ReasonProbeSucceeded = "probe_succeeded" // half_open -> closed
-	ReasonRestarted      = "restarted"       // open or half_open -> closed: the breaker crashed and restarted
+	ReasonThreshold      = state.ReasonThreshold
+	ReasonFailureRate    = state.ReasonFailureRate
+	ReasonProbeFailed    = state.ReasonProbeFailed
+	ReasonProbeTimeout   = state.ReasonProbeTimeout
+	ReasonOpenTimeout    = state.ReasonOpenTimeout
+	ReasonProbeSucceeded = state.ReasonProbeSucceeded
+	ReasonTargetDown     = state.ReasonTargetDown
+	ReasonForcedOpen     = state.ReasonForcedOpen
+	ReasonForcedClosed   = state.ReasonForcedClosed
+	ReasonReset          = state.ReasonReset
+	ReasonRestarted      = "restarted" // -> closed: the breaker crashed and restarted
 )
 
 // Listener is told what breakers do, after the fact. Its methods are called
@@ -37,19 +41,4 @@ const (
 type Listener interface {
 	Transitioned(Transition)
 	Restarted(key string, panicValue any)
-}
-
-func reasonFor(from, to state.State, timedOut bool) string {
-	switch {
-	case to == state.Open && from == state.Closed:
-		return ReasonThreshold
-	case to == state.Open && timedOut:
-		return ReasonProbeTimeout
-	case to == state.Open:
-		return ReasonProbeFailed
-	case to == state.HalfOpen:
-		return ReasonOpenTimeout
-	default:
-		return ReasonProbeSucceeded
-	}
 }

@@ -25,12 +25,21 @@ func openC(openedAt time.Time, failures int, seq uint64) Circuit {
 
 func halfOpenC(probing bool, openedAt time.Time, failures int, seq uint64) Circuit {
 	c := openC(openedAt, failures, seq)
-	c.State, c.Probing = HalfOpen, probing
+	c.State = HalfOpen
+	if probing {
+		c.Probes = 1
+	}
 	return c
 }
 
-func transition(seq uint64, from, to State) Effect {
-	return Effect{Kind: Transition, Gen: gen(seq), From: from, To: to}
+func transition(seq uint64, from, to State, reason string) Effect {
+	return Effect{Kind: Transition, Gen: gen(seq), From: from, To: to, Reason: reason}
+}
+
+// reopened returns c after n re-opens since the last close.
+func reopened(c Circuit, n int) Circuit {
+	c.Reopens = n
+	return c
 }
 
 func TestStepTransitions(t *testing.T) {
@@ -56,15 +65,15 @@ func TestStepTransitions(t *testing.T) {
 		{"closed first failure", closedC(0, 5), Event{Kind: Failed, Gen: gen(5)}, t1,
 			closedC(1, 5), nil},
 		{"closed N-th failure opens", closedC(2, 5), Event{Kind: Failed, Gen: gen(5)}, t1,
-			openC(t1, 3, 6), []Effect{transition(6, Closed, Open),
+			openC(t1, 3, 6), []Effect{transition(6, Closed, Open, ReasonThreshold),
 				{Kind: StartTimer, Gen: gen(6), After: 10 * time.Second}}},
 		{"closed failure above threshold opens (>=)", closedC(5, 5), Event{Kind: Failed, Gen: gen(5)}, t1,
-			openC(t1, 6, 6), []Effect{transition(6, Closed, Open),
+			openC(t1, 6, 6), []Effect{transition(6, Closed, Open, ReasonThreshold),
 				{Kind: StartTimer, Gen: gen(6), After: 10 * time.Second}}},
 		{"threshold 1 trips on the first failure",
 			Circuit{Settings: one, Gen: gen(0)}, Event{Kind: Failed, Gen: gen(0)}, t1,
 			Circuit{Settings: one, State: Open, Failures: 1, Gen: gen(1), OpenedAt: t1, RetryAt: t1.Add(time.Second)},
-			[]Effect{transition(1, Closed, Open), {Kind: StartTimer, Gen: gen(1), After: time.Second}}},
+			[]Effect{transition(1, Closed, Open, ReasonThreshold), {Kind: StartTimer, Gen: gen(1), After: time.Second}}},
 		{"closed ignored changes nothing", closedC(2, 5), Event{Kind: Ignored, Gen: gen(5)}, t1,
 			closedC(2, 5), nil},
 		{"closed failure of another incarnation changes nothing", closedC(2, 5),
@@ -90,18 +99,29 @@ func TestStepTransitions(t *testing.T) {
 		{"timer with current gen while half-open", halfOpenC(false, t0, 3, 7), Event{Kind: TimerFired, Gen: gen(7)}, t2,
 			halfOpenC(false, t0, 3, 7), nil},
 		{"current timer half-opens", openC(t0, 3, 6), Event{Kind: TimerFired, Gen: gen(6)}, t0.Add(10 * time.Second),
-			halfOpenC(false, t0, 3, 7), []Effect{transition(7, Open, HalfOpen)}},
+			halfOpenC(false, t0, 3, 7), []Effect{transition(7, Open, HalfOpen, ReasonOpenTimeout)}},
 		{"current timer half-opens even before RetryAt (clock not consulted)", openC(t0, 3, 6),
-			Event{Kind: TimerFired, Gen: gen(6)}, t0, halfOpenC(false, t0, 3, 7), []Effect{transition(7, Open, HalfOpen)}},
+			Event{Kind: TimerFired, Gen: gen(6)}, t0, halfOpenC(false, t0, 3, 7), []Effect{transition(7, Open, HalfOpen, ReasonOpenTimeout)}},
 		{"half-open first admit forwards the probe", halfOpenC(false, t0, 3, 7), Event{Kind: Admit}, t2,
 			halfOpenC(true, t0, 3, 7), []Effect{{Kind: Forward, Gen: gen(7)}}},
 		{"half-open second admit rejects", halfOpenC(true, t0, 3, 7), Event{Kind: Admit}, t2,
 			halfOpenC(true, t0, 3, 7), []Effect{{Kind: Reject, Gen: gen(7)}}},
 		{"probe success closes", halfOpenC(true, t0, 3, 7), Event{Kind: Succeeded, Gen: gen(7)}, t2,
-			closedC(0, 8), []Effect{transition(8, HalfOpen, Closed)}},
+			closedC(0, 8), []Effect{transition(8, HalfOpen, Closed, ReasonProbeSucceeded)}},
 		{"probe failure re-opens from the failure's now", halfOpenC(true, t0, 3, 7), Event{Kind: Failed, Gen: gen(7)}, t2,
-			openC(t2, 4, 8), []Effect{transition(8, HalfOpen, Open),
+			reopened(openC(t2, 4, 8), 1), []Effect{transition(8, HalfOpen, Open, ReasonProbeFailed),
 				{Kind: StartTimer, Gen: gen(8), After: 10 * time.Second}}},
+		{"probe deadline re-opens with probe_timeout", halfOpenC(true, t0, 3, 7), Event{Kind: Failed, Gen: gen(7), Timeout: true}, t2,
+			reopened(openC(t2, 4, 8), 1), []Effect{transition(8, HalfOpen, Open, ReasonProbeTimeout),
+				{Kind: StartTimer, Gen: gen(8), After: 10 * time.Second}}},
+		{"a closed deadline failure still trips for threshold", closedC(2, 5), Event{Kind: Failed, Gen: gen(5), Timeout: true}, t1,
+			openC(t1, 3, 6), []Effect{transition(6, Closed, Open, ReasonThreshold),
+				{Kind: StartTimer, Gen: gen(6), After: 10 * time.Second}}},
+		{"a second re-open keeps counting", reopened(halfOpenC(true, t0, 3, 7), 1), Event{Kind: Failed, Gen: gen(7)}, t2,
+			reopened(openC(t2, 4, 8), 2), []Effect{transition(8, HalfOpen, Open, ReasonProbeFailed),
+				{Kind: StartTimer, Gen: gen(8), After: 10 * time.Second}}},
+		{"a probe success after re-opens closes and resets them", reopened(halfOpenC(true, t0, 3, 7), 4),
+			Event{Kind: Succeeded, Gen: gen(7)}, t2, closedC(0, 8), []Effect{transition(8, HalfOpen, Closed, ReasonProbeSucceeded)}},
 		{"ignored probe frees the permit", halfOpenC(true, t0, 3, 7), Event{Kind: Ignored, Gen: gen(7)}, t2,
 			halfOpenC(false, t0, 3, 7), nil},
 		{"half-open success without a probe in flight changes nothing", halfOpenC(false, t0, 3, 7),
@@ -116,7 +136,10 @@ func TestStepTransitions(t *testing.T) {
 			Event{Kind: Ignored, Gen: gen(5)}, t2, halfOpenC(true, t0, 3, 7), nil},
 		{"probe outcome of another incarnation", halfOpenC(true, t0, 3, 7), Event{Kind: Succeeded, Gen: Gen{8, 7}}, t2,
 			halfOpenC(true, t0, 3, 7), nil},
-		{"unknown event kind changes nothing", closedC(2, 5), Event{Kind: 0, Gen: gen(5)}, t1, closedC(2, 5), nil},
+		{"event kind 0 changes nothing", closedC(2, 5), Event{Kind: 0, Gen: gen(5)}, t1, closedC(2, 5), nil},
+		{"event kind 10 changes nothing", closedC(2, 5), Event{Kind: TargetDown + 1, Gen: gen(5)}, t1, closedC(2, 5), nil},
+		{"event kind 255 changes nothing in half-open", halfOpenC(true, t0, 3, 7), Event{Kind: 255, Gen: gen(7)}, t2,
+			halfOpenC(true, t0, 3, 7), nil},
 	}
 	sentinel := Effect{Kind: Reject, Gen: Gen{Incarnation: 42, Seq: 42}}
 	for _, tt := range tests {
@@ -164,7 +187,7 @@ func TestFullCycleKeepsOnlyTheNewestTimer(t *testing.T) {
 	c, _ = Step(c, Event{Kind: Admit}, t0.Add(10*time.Second), fx[:0])
 	t2 := t0.Add(12 * time.Second)
 	c, _ = Step(c, Event{Kind: Failed, Gen: gen(2)}, t2, fx[:0])
-	require.Equal(t, openC(t2, 4, 3), c)
+	require.Equal(t, reopened(openC(t2, 4, 3), 1), c)
 	// The first timer fires again (say, a duplicate delivery): it is stale.
 	c, fx = Step(c, Event{Kind: TimerFired, Gen: gen(1)}, t2.Add(10*time.Second), fx[:0])
 	require.Empty(t, fx)
@@ -172,7 +195,7 @@ func TestFullCycleKeepsOnlyTheNewestTimer(t *testing.T) {
 	c, _ = Step(c, Event{Kind: TimerFired, Gen: gen(3)}, t2.Add(10*time.Second), fx[:0])
 	c, _ = Step(c, Event{Kind: Admit}, t2.Add(10*time.Second), fx[:0])
 	c, fx = Step(c, Event{Kind: Succeeded, Gen: gen(4)}, t2.Add(11*time.Second), fx[:0])
-	require.Equal(t, []Effect{transition(5, HalfOpen, Closed)}, fx)
+	require.Equal(t, []Effect{transition(5, HalfOpen, Closed, ReasonProbeSucceeded)}, fx)
 	require.Equal(t, closedC(0, 5), c)
 }
 

@@ -19,7 +19,7 @@ func ExampleStep() {
 			case StartTimer:
 				fmt.Printf("  start timer %v (gen %d)\n", e.After, e.Gen.Seq)
 			case Transition:
-				fmt.Printf("  %s -> %s (gen %d)\n", e.From, e.To, e.Gen.Seq)
+				fmt.Printf("  %s -> %s (gen %d, %s)\n", e.From, e.To, e.Gen.Seq, e.Reason)
 			}
 		}
 	}
@@ -52,12 +52,12 @@ func ExampleStep() {
 	// failure 1: closed, 1 failures
 	// failure 2: closed, 2 failures
 	// failure 3: open, 3 failures
-	//   closed -> open (gen 1)
+	//   closed -> open (gen 1, threshold)
 	//   start timer 5s (gen 1)
 	// admit while open:
 	//   reject (gen 1)
 	// timer fired: half_open, retry was due at 12:00:05
-	//   open -> half_open (gen 2)
+	//   open -> half_open (gen 2, open_timeout)
 	// probe:
 	//   forward (gen 2)
 	// second call while probing:

@@ -15,3 +15,10 @@ type Unregister struct {
 	Key   string
 	Reply chan error
 }
+
+// Wake is sent by a caller that found its key's breaker passivated; Reply
+// gets nil once a breaker serves the key again.
+type Wake struct {
+	Entry *registry.Entry
+	Reply chan error
+}

@@ -54,6 +54,8 @@ func (s *Supervisor) Receive(ctx actor.Context) {
 		m.Reply <- s.register(ctx, m.Entry)
 	case *Unregister:
 		s.unregister(ctx, m)
+	case *Wake:
+		m.Reply <- s.wake(ctx, m.Entry)
 	case *actor.Terminated:
 		s.terminated(ctx, m.Who)
 	case *actor.Started:
@@ -121,6 +123,12 @@ func (s *Supervisor) terminated(ctx actor.Context, who *actor.PID) {
 		e.Binding().Close(e.Cell().StopError())
 		return
 	}
+	if e.Cell().Passivated() {
+		// Idle: the key stays registered without a breaker until a call
+		// wakes it (see Wake).
+		e.Binding().Close(errs.ErrPassivated)
+		return
+	}
 	old := e.Binding()
 	if err := s.spawn(ctx, e); err != nil {
 		s.log.Error("breaker lost", zap.String("key", e.Key), zap.Error(err))
@@ -148,4 +156,21 @@ func (s *Supervisor) respawnOrphans(ctx actor.Context) {
 		}
 		return true
 	})
+}
+
+// wake starts a breaker for a key whose breaker passivated. It does nothing
+// if the key already has a live breaker (another caller woke it first) or is
+// no longer registered.
+func (s *Supervisor) wake(ctx actor.Context, e *registry.Entry) error {
+	current, registered := s.reg.Load(e.Key)
+	if !registered || current != e {
+		return errs.ErrUnknownKey
+	}
+	if b := e.Binding(); b != nil {
+		if _, alive := s.children[b.PID.Id]; alive {
+			return nil
+		}
+	}
+	e.Cell().Wake()
+	return s.spawn(ctx, e)
 }

@@ -54,11 +54,14 @@ func (a *Ask) send(target *actor.PID, msg any) {
 	a.sys.Root.RequestWithCustomSender(target, msg, a.self)
 }
 
-// Abandon drops the ask without reporting: a late reply is ignored.
-func (a *Ask) Abandon() {
-	if a.done.CompareAndSwap(false, true) {
-		a.sys.ProcessRegistry.Remove(a.self)
+// Abandon drops the ask without reporting: a late reply is ignored. It
+// reports false if the reply had already come (its outcome is on its way).
+func (a *Ask) Abandon() bool {
+	if !a.done.CompareAndSwap(false, true) {
+		return false
 	}
+	a.sys.ProcessRegistry.Remove(a.self)
+	return true
 }
 
 // SendUserMessage receives the target's reply.
@@ -72,7 +75,9 @@ func (a *Ask) SendUserMessage(_ *actor.PID, message any) {
 	if e, ok := msg.(error); ok {
 		msg, err = nil, e
 	}
-	a.finish(Outcome{Value: msg, Err: err, Failed: a.classify.classify(msg, err)})
+	o := Outcome{Value: msg, Err: err}
+	a.classify.classify(&o)
+	a.finish(o)
 }
 
 // SendSystemMessage ignores system messages: an ask watches nothing.

@@ -48,7 +48,7 @@ func TestAskOutcomes(t *testing.T) {
 		{"a reply is the value", "ping", false, nil, task.Outcome{Value: "pong"}},
 		{"an error reply is a failure with that error", "fail", false, nil,
 			task.Outcome{Err: errTarget, Failed: true}},
-		{"the classifier decides on an error reply", "fail", false, func(any, error) bool { return false },
+		{"the classifier decides on an error reply", "fail", false, task.FailureIf(func(any, error) bool { return false }),
 			task.Outcome{Err: errTarget}},
 		{"a dead target is ErrTargetDown", "ping", true, nil,
 			task.Outcome{Err: errs.ErrTargetDown, Failed: true}},

@@ -114,7 +114,9 @@ func (p *Pool) run(j *Job) {
 		defer cancel()
 	}
 	v, err := call(ctx, j.Fn, j.Msg)
-	p.report(j, Outcome{Token: j.Token, Value: v, Err: err, Failed: j.Classify.classify(v, err)})
+	o := Outcome{Token: j.Token, Value: v, Err: err}
+	j.Classify.classify(&o)
+	p.report(j, o)
 }
 
 // call runs the target and turns a panic into ErrTargetPanic.

@@ -222,7 +222,7 @@ func TestPoolSubmitAfterClose(t *testing.T) {
 }
 
 func TestPoolClassifier(t *testing.T) {
-	always := func(b bool) task.Classifier { return func(any, error) bool { return b } }
+	always := func(b bool) task.Classifier { return task.FailureIf(func(any, error) bool { return b }) }
 	tests := []struct {
 		name       string
 		classify   task.Classifier
@@ -234,10 +234,10 @@ func TestPoolClassifier(t *testing.T) {
 		{"default: a value is a success", nil, "v", nil, false},
 		{"classifier forgives an error", always(false), nil, errTarget, false},
 		{"classifier fails a value", always(true), "v", nil, true},
-		{"a panicking classifier counts as failure", func(any, error) bool { panic("bad classifier") }, "v", nil, true},
-		{"classifier sees the value and the error", func(v any, err error) bool {
+		{"a panicking classifier counts as failure", func(any, error) task.Verdict { panic("bad classifier") }, "v", nil, true},
+		{"classifier sees the value and the error", task.FailureIf(func(v any, err error) bool {
 			return v == "v" && errors.Is(err, errTarget)
-		}, "v", errTarget, true},
+		}), "v", errTarget, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package errs
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Sentinel errors. Compare with errors.Is.
@@ -34,3 +35,33 @@ func (timeoutError) Is(target error) bool { return target == context.DeadlineExc
 
 // Timeout reports true, like context.DeadlineExceeded.
 func (timeoutError) Timeout() bool { return true }
+
+// ErrOverloaded: the key already has Settings.MaxInFlight calls in flight.
+var ErrOverloaded = errors.New("tripwire: too many calls in flight")
+
+// OpenError is the error of a call the circuit rejected; errors.Is(err,
+// ErrOpen) holds for it.
+type OpenError struct {
+	Key string
+	// RetryAfter is how long the circuit was set to stay open when it
+	// opened — an upper bound on the wait from any later moment; the wait
+	// that is left is time.Until(RetryAt). Zero with a zero RetryAt means no
+	// probe is scheduled: the circuit is forced open, or half-open with its
+	// probes in flight.
+	RetryAfter time.Duration
+	RetryAt    time.Time
+}
+
+func (e *OpenError) Error() string {
+	if e.RetryAt.IsZero() {
+		return "tripwire: circuit open: " + e.Key
+	}
+	return "tripwire: circuit open: " + e.Key + ", retry after " + e.RetryAfter.String()
+}
+
+// Is makes errors.Is(err, ErrOpen) hold.
+func (e *OpenError) Is(target error) bool { return target == ErrOpen }
+
+// ErrPassivated closes the binding of a breaker stopped for being idle; a
+// caller that meets it wakes the key and sends again, so no caller sees it.
+var ErrPassivated = errors.New("tripwire: breaker passivated")

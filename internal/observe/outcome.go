@@ -29,7 +29,7 @@ func Classify(err error) Outcome {
 	switch {
 	case err == nil:
 		return Success
-	case errors.Is(err, errs.ErrOpen):
+	case errors.Is(err, errs.ErrOpen), errors.Is(err, errs.ErrOverloaded):
 		return Rejected
 	case errors.Is(err, errs.ErrTimeout):
 		return Timeout

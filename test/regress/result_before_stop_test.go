@@ -48,7 +48,10 @@ func TestWorkerResultBeforeTermination(t *testing.T) {
 						}
 					})
 				})
-				register(t, e.reg, "svc", tripwire.ActorTarget(e.sys.NewLocalPID("svc")), tripwire.Settings{Threshold: 3})
+				// IgnoreTargetDown: the next call must reach the dead target
+				// itself (ErrTargetDown), not be refused by an opened circuit.
+				register(t, e.reg, "svc", tripwire.ActorTarget(e.sys.NewLocalPID("svc")),
+					tripwire.Settings{Threshold: 3, IgnoreTargetDown: true})
 
 				for round := range 20 {
 					if _, err := e.sys.Root.SpawnNamed(props, "svc"); err != nil {

@@ -1,0 +1,42 @@
+package actor
+
+import (
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"go.uber.org/zap"
+
+	"github.com/tripwire-go/tripwire/state"
+)
+
+// armIdle schedules the next idle check after d (IdleTimeout > 0 only).
+func (b *breaker) armIdle(ctx actor.Context, d time.Duration) {
+	if b.cfg.IdleTimeout <= 0 {
+		return
+	}
+	b.idleSeq++
+	b.timers.SendOnce(d, ctx.Self(), &idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: b.idleSeq})
+}
+
+// checkIdle stops a closed, unforced breaker with nothing in flight that has
+// had no call for IdleTimeout; otherwise it checks again when that could
+// first be true.
+func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
+	if m.incarnation != b.circuit.Gen.Incarnation || m.seq != b.idleSeq {
+		return
+	}
+	now := time.Now()
+	idle := now.Sub(b.lastActive)
+	c := b.circuit
+	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 && idle >= b.cfg.IdleTimeout {
+		b.cfg.Cell.passivated.Store(true)
+		b.log.Debug("breaker passivated", zap.Duration("idle", idle))
+		ctx.Stop(ctx.Self())
+		return
+	}
+	wait := b.cfg.IdleTimeout - idle
+	if wait <= 0 {
+		wait = b.cfg.IdleTimeout
+	}
+	b.armIdle(ctx, wait)
+}

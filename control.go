@@ -1,0 +1,48 @@
+package tripwire
+
+import (
+	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/state"
+)
+
+// ForceOpen opens key's circuit until Reset or ForceClose: every call gets
+// ErrOpen and no probe is let through. It is a transition with reason
+// "forced_open". A crash of the breaker ends it (the breaker restarts closed).
+func (r *Registry) ForceOpen(key string) error { return r.control(key, state.ForceOpen) }
+
+// ForceClose closes key's circuit until Reset: every call is forwarded, and
+// failures are still counted but never open it. Reason "forced_closed".
+func (r *Registry) ForceClose(key string) error { return r.control(key, state.ForceClose) }
+
+// Reset closes key's circuit, clears its counts and ends a forced mode.
+// Reason "reset".
+func (r *Registry) Reset(key string) error { return r.control(key, state.Reset) }
+
+func (r *Registry) control(key string, ev state.EventKind) error {
+	e, err := r.lookup(key)
+	if err != nil {
+		return err
+	}
+	_, err = r.tell(e, func(reply chan tactor.Snapshot) any { return &tactor.Control{Event: ev, Reply: reply} })
+	return err
+}
+
+// Update gives key's breaker new settings. They apply from the next call;
+// the circuit keeps its state and counts (a failure-rate window of another
+// shape starts empty). Zero fields take their defaults, as in Register.
+// IgnoreTargetDown and IdleTimeout are fixed at Register and not changed.
+func (r *Registry) Update(key string, s Settings) error {
+	s, err := s.withDefaults()
+	if err != nil {
+		return err
+	}
+	e, err := r.lookup(key)
+	if err != nil {
+		return err
+	}
+	e.Config.Update(tactor.Rules{
+		Circuit: s.circuit(), CallTimeout: s.CallTimeout, Classify: s.classifier(), MaxInFlight: s.MaxInFlight,
+	})
+	_, err = r.tell(e, func(reply chan tactor.Snapshot) any { return &tactor.Reconfigure{Reply: reply} })
+	return err
+}

@@ -1,0 +1,92 @@
+package state
+
+import "time"
+
+// window records recent outcomes for a failure-rate policy. It is a value
+// (fixed arrays), so a Circuit stays a value.
+type window struct {
+	// count window: a ring of outcome bits, 1 = failure
+	bits  [MaxWindowSize / 64]uint64
+	pos   int
+	calls int
+	fails int
+	// time window: a ring of buckets, each the calls of one epoch
+	buckets [MaxWindowBuckets]bucket
+}
+
+type bucket struct {
+	epoch        int64
+	calls, fails int32
+}
+
+// record adds one outcome at now under w's policy.
+func (win *window) record(w Window, failed bool, now time.Time) {
+	switch {
+	case w.Count():
+		win.recordCount(w.Size, failed)
+	case w.Timed():
+		win.recordTime(w, failed, now)
+	}
+}
+
+func (win *window) recordCount(size int, failed bool) {
+	word, bit := win.pos/64, uint64(1)<<(win.pos%64)
+	if win.calls == size {
+		if win.bits[word]&bit != 0 {
+			win.fails--
+		}
+	} else {
+		win.calls++
+	}
+	if failed {
+		win.bits[word] |= bit
+		win.fails++
+	} else {
+		win.bits[word] &^= bit
+	}
+	win.pos = (win.pos + 1) % size
+}
+
+func (win *window) recordTime(w Window, failed bool, now time.Time) {
+	epoch := epochOf(w, now)
+	b := &win.buckets[epoch%int64(w.Buckets)]
+	if b.epoch != epoch {
+		*b = bucket{epoch: epoch}
+	}
+	b.calls++
+	if failed {
+		b.fails++
+	}
+}
+
+// rate returns the calls and failures the window holds at now.
+func (win *window) rate(w Window, now time.Time) (calls, fails int) {
+	if w.Count() {
+		return win.calls, win.fails
+	}
+	epoch := epochOf(w, now)
+	for i := 0; i < w.Buckets; i++ {
+		b := win.buckets[i]
+		if b.calls > 0 && b.epoch > epoch-int64(w.Buckets) && b.epoch <= epoch {
+			calls += int(b.calls)
+			fails += int(b.fails)
+		}
+	}
+	return calls, fails
+}
+
+// tripped reports whether the window's failure rate opens the circuit.
+func (win *window) tripped(w Window, now time.Time) bool {
+	calls, fails := win.rate(w, now)
+	return calls > 0 && calls >= w.MinCalls && float64(fails) >= w.FailureRate*float64(calls)
+}
+
+// epochOf numbers the bucket that holds now; epochs start at 1 so an unused
+// bucket (epoch 0) is never mistaken for a recent one.
+func epochOf(w Window, now time.Time) int64 {
+	width := int64(w.Period) / int64(w.Buckets)
+	if width < 1 {
+		width = 1
+	}
+	return now.UnixNano()/width + 1
+}
