@@ -38,7 +38,11 @@ func (r *Registry) Crash(key string) error {
 	if err != nil {
 		return err
 	}
-	r.sys.Root.Send(e.Binding().PID, &tactor.Crash{})
+	b, err := r.live(e)
+	if err != nil {
+		return err
+	}
+	r.sys.Root.Send(b.PID, &tactor.Crash{})
 	_, err = r.ask(e)
 	return err
 }

@@ -17,6 +17,11 @@ const (
 	ReasonOpenTimeout    = tactor.ReasonOpenTimeout
 	ReasonProbeSucceeded = tactor.ReasonProbeSucceeded
 	ReasonRestarted      = tactor.ReasonRestarted
+	ReasonFailureRate    = tactor.ReasonFailureRate
+	ReasonTargetDown     = tactor.ReasonTargetDown
+	ReasonForcedOpen     = tactor.ReasonForcedOpen
+	ReasonForcedClosed   = tactor.ReasonForcedClosed
+	ReasonReset          = tactor.ReasonReset
 )
 
 // Subscribe calls fn with every later transition of every key, in the order

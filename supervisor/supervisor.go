@@ -101,6 +101,12 @@ func (s *Supervisor) unregister(ctx actor.Context, m *Unregister) {
 	}
 	e.Cell().Retire(errs.ErrShutdown)
 	pid := e.Binding().PID
+	if _, alive := s.children[pid.Id]; !alive {
+		// Passivated: no breaker to stop.
+		e.Binding().Close(errs.ErrShutdown)
+		m.Reply <- nil
+		return
+	}
 	s.waiting[pid.Id] = m.Reply
 	ctx.Stop(pid)
 }
