@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -56,7 +57,7 @@ func FuzzStep(f *testing.F) {
 	// threshold 1: trip, half-open, then current-gen outcomes with no probe in flight
 	f.Add([]byte{0, 0, 3, 0, 0, 5, 0, 10, 2, 0, 0, 3, 0, 0, 4, 0, 0, 1, 0, 0, 4, 0, 0, 3, 0, 0})
 	// force open, timer ignored, force close, failures past threshold, reset, target down, kinds 0 and 10
-	f.Add([]byte{0, 0, 6, 0, 0, 5, 2, 0, 7, 0, 0, 3, 0, 0, 3, 0, 0, 8, 0, 0, 9, 0, 3, 0, 0, 0, 10, 0, 0, 255, 255, 255})
+	f.Add([]byte{0, 0, 6, 0, 0, 5, 0, 0, 7, 0, 0, 3, 0, 0, 3, 0, 0, 8, 0, 0, 9, 0, 3, 0, 0, 0, 10, 0, 0, 255, 255, 255})
 	// count window of 4, min 2, rate 0.5, slow calls, backoff x2 capped, 3 probes with jitter
 	f.Add([]byte{0, 0x81, 10, 2 + 6*4, 0x27, 0xfe, 1, 0, 0, 2, 0, 20, 1, 0, 0, 3, 0, 0, 1, 0, 0, 3, 0, 0,
 		5, 0, 30, 1, 0, 0, 1, 0, 0, 1, 0, 0, 3, 0, 0, 5, 0, 30, 1, 0, 0, 2, 0, 5, 9, 0, 9})
@@ -94,7 +95,7 @@ func FuzzStep(f *testing.F) {
 			before := c
 			c, fx = Step(c, ev, now, fx[:0])
 			if err := checkStep(before, ev, now, c, fx); err != nil {
-				t.Fatalf("%+v at %v: %v\n%+v\n%+v -> %+v\n%+v", ev, now.Sub(t0), err, s, short(before), short(c), fx)
+				t.Fatalf("%+v at %v: %v\n%+v\n%s -> %s\n%+v", ev, now.Sub(t0), err, s, short(before), short(c), fx)
 			}
 			switch {
 			case c.Gen != before.Gen:
@@ -119,8 +120,8 @@ func FuzzStep(f *testing.F) {
 	})
 }
 
-// short is a circuit without its window, for failure messages.
-func short(c Circuit) Circuit {
-	c.window = window{}
-	return c
+// short describes a circuit without its window, for failure messages.
+func short(c Circuit) string {
+	return fmt.Sprintf("{%s failures=%d gen=%+v openedAt=%v retryAt=%v probes=%d passed=%d reopens=%d forced=%d}",
+		c.State, c.Failures, c.Gen, c.OpenedAt.Sub(t0), c.RetryAt.Sub(t0), c.Probes, c.Passed, c.Reopens, c.Forced)
 }

@@ -208,8 +208,8 @@ func checkStep(before Circuit, ev Event, now time.Time, after Circuit, fx []Effe
 			if ev.Kind == ForceClose {
 				wantForced = ForcedClosed
 			}
-			if after.Reopens != 0 || after.Forced != wantForced {
-				return fmt.Errorf("closed by %+v with reopens=%d forced=%d", ev, after.Reopens, after.Forced)
+			if after.Reopens != 0 || after.Forced != wantForced || (ev.Kind == Reset && after.Failures != 0) {
+				return fmt.Errorf("closed by %+v with reopens=%d forced=%d failures=%d", ev, after.Reopens, after.Forced, after.Failures)
 			}
 			if windowed(s) {
 				if calls, _ := after.WindowRate(now); calls != 0 {
