@@ -16,6 +16,7 @@ func (s Settings) openTime(reopens int, r float64) time.Duration {
 	if b.Max > 0 {
 		d = math.Min(d, float64(b.Max))
 	}
+	d = math.Min(d, math.MaxFloat64) // Multiplier^reopens may overflow to +Inf, and Inf*0 is NaN
 	if b.Jitter > 0 {
 		d *= 1 + b.Jitter*(2*r-1)
 		if b.Max > 0 {

@@ -48,7 +48,9 @@ func (c Circuit) Rejecting() bool {
 	case Open:
 		return true
 	case HalfOpen:
-		return c.Probes+c.Passed >= c.Settings.probes()
+		// With no probe out it always admits one, even if Passed already
+		// reaches a HalfOpenProbes lowered meanwhile: its success closes.
+		return c.Probes > 0 && c.Probes+c.Passed >= c.Settings.probes()
 	}
 	return false
 }
@@ -60,9 +62,9 @@ func (c Circuit) WindowRate(now time.Time) (calls, fails int) {
 }
 
 // WithSettings returns c under new settings, keeping its state and counts;
-// a window of another shape starts empty. They apply from the next event.
+// a window of another shape (Size, Period or Buckets) starts empty. They apply from the next event.
 func (c Circuit) WithSettings(s Settings) Circuit {
-	if s.Window != c.Settings.Window {
+	if !s.Window.sameShape(c.Settings.Window) {
 		c.window = window{}
 	}
 	c.Settings = s
@@ -166,7 +168,7 @@ func recordClosed(c Circuit, kind EventKind, r float64, now time.Time, fx []Effe
 	w := c.Settings.Window
 	if w.Count() || w.Timed() {
 		c.window.record(w, failed, now)
-		if failed && c.Forced == NotForced && c.window.tripped(w, now) {
+		if c.Forced == NotForced && c.window.tripped(w, now) {
 			c.Reopens = 0
 			return trip(c, now, r, ReasonFailureRate, fx)
 		}

@@ -64,8 +64,12 @@ func reasonOK(before Circuit, ev Event, e Effect) bool {
 		return e.From != Open && e.To == Open && e.Reason == ReasonTargetDown
 	case ev.Kind == TimerFired:
 		return e.From == Open && e.To == HalfOpen && e.Reason == ReasonOpenTimeout
+	case e.From == Closed && e.To == Open && windowed(s) && ev.Kind != Ignored:
+		// a window is checked after every outcome: a success that brings the
+		// calls to MinCalls can trip it
+		return e.Reason == ReasonFailureRate
 	case e.From == Closed && e.To == Open && failed:
-		return (windowed(s) && e.Reason == ReasonFailureRate) || (!windowed(s) && e.Reason == ReasonThreshold)
+		return !windowed(s) && e.Reason == ReasonThreshold
 	case e.From == HalfOpen && e.To == Open && failed:
 		return (ev.Timeout && ev.Kind == Failed && e.Reason == ReasonProbeTimeout) ||
 			(!(ev.Timeout && ev.Kind == Failed) && e.Reason == ReasonProbeFailed)
@@ -137,7 +141,7 @@ func checkStep(before Circuit, ev Event, now time.Time, after Circuit, fx []Effe
 		// leaves half-open.
 		switch before.State {
 		case Closed:
-			may = ev.Gen == before.Gen && (ev.Kind == Failed || slow(s, ev)) && before.Forced == NotForced
+			may = ev.Gen == before.Gen && (ev.Kind == Failed || slow(s, ev) || windowed(s)) && before.Forced == NotForced
 		case HalfOpen:
 			may = ev.Gen == before.Gen && before.Probes > 0
 		}

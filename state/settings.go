@@ -48,6 +48,12 @@ func (w Window) Count() bool { return w.Size > 0 }
 // Timed reports whether w is a time window.
 func (w Window) Timed() bool { return w.Period > 0 }
 
+// sameShape reports whether w records outcomes the same way as o, so that
+// what o recorded is still valid under w.
+func (w Window) sameShape(o Window) bool {
+	return w.Size == o.Size && w.Period == o.Period && w.Buckets == o.Buckets
+}
+
 // Backoff multiplies the open time by Multiplier for each re-open since the
 // last close, caps it at Max, and spreads it by ±Jitter (a fraction) of
 // itself, never beyond Max. The zero Backoff keeps OpenTimeout fixed.

@@ -61,8 +61,11 @@ func (win *window) recordTime(w Window, failed bool, now time.Time) {
 
 // rate returns the calls and failures the window holds at now.
 func (win *window) rate(w Window, now time.Time) (calls, fails int) {
-	if w.Count() {
+	switch {
+	case w.Count():
 		return win.calls, win.fails
+	case !w.Timed():
+		return 0, 0
 	}
 	epoch := epochOf(w, now)
 	for i := 0; i < w.Buckets; i++ {
@@ -78,7 +81,8 @@ func (win *window) rate(w Window, now time.Time) (calls, fails int) {
 // tripped reports whether the window's failure rate opens the circuit.
 func (win *window) tripped(w Window, now time.Time) bool {
 	calls, fails := win.rate(w, now)
-	return calls > 0 && calls >= w.MinCalls && float64(fails) >= w.FailureRate*float64(calls)
+	// fails/calls, not rate*calls: 0.07*100 is 7.000000000000001 in floating point.
+	return calls > 0 && calls >= w.MinCalls && float64(fails)/float64(calls) >= w.FailureRate
 }
 
 // epochOf numbers the bucket that holds now; epochs start at 1 so an unused
