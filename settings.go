@@ -162,6 +162,8 @@ func validateWindow(w Window) error {
 		return fmt.Errorf("Window.Buckets %d is outside 0..%d", w.Buckets, state.MaxWindowBuckets)
 	case w.MinCalls < 0:
 		return fmt.Errorf("Window.MinCalls %d is negative", w.MinCalls)
+	case w.Size > 0 && w.MinCalls > w.Size:
+		return fmt.Errorf("Window.MinCalls %d is over its Size %d: it could never trip", w.MinCalls, w.Size)
 	case math.IsNaN(w.FailureRate) || w.FailureRate < 0 || w.FailureRate > 1:
 		return fmt.Errorf("Window.FailureRate %v is outside 0..1", w.FailureRate)
 	case w.Size == 0 && w.Period == 0 && (w.Buckets != 0 || w.MinCalls != 0 || w.FailureRate != 0):

@@ -34,6 +34,7 @@ type breaker struct {
 	watching       bool            // the actor target is watched
 	lastActive     time.Time       // last admission or outcome, for IdleTimeout
 	idleSeq        uint64
+	idleCancel     scheduler.CancelFunc
 	episode        time.Time // when the circuit last left closed
 }
 
@@ -108,8 +109,10 @@ func (b *breaker) stop(err error) {
 	}
 	b.inflight = nil
 	b.cancelTick()
-	if b.recoveryCancel != nil {
-		b.recoveryCancel()
+	for _, cancel := range []scheduler.CancelFunc{b.recoveryCancel, b.idleCancel} {
+		if cancel != nil {
+			cancel()
+		}
 	}
 }
 

@@ -15,7 +15,7 @@ func (b *breaker) armIdle(ctx actor.Context, d time.Duration) {
 		return
 	}
 	b.idleSeq++
-	b.timers.SendOnce(d, ctx.Self(), &idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: b.idleSeq})
+	b.idleCancel = b.timers.SendOnce(d, ctx.Self(), &idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: b.idleSeq})
 }
 
 // checkIdle stops a closed, unforced breaker with nothing in flight that has
