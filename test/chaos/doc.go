@@ -1,0 +1,20 @@
+// Package chaos injects faults into Tripwire targets, for your own
+// resilience tests.
+//
+// A Script decides the fate of every call made to the targets built from it:
+// succeed, fail (FailNext, FailRate), wait (Latency), hang until released
+// (Hang, HangRate, Release), panic (PanicNext) or die (Die). The same script
+// drives a function target (Script.Func, Script.Wrap) and an actor target
+// (Script.Props, Script.Spawn), so one test can flip a dependency from healthy
+// to failing to dead and back while its callers keep calling. Counts tells
+// what the script did.
+//
+// CrashEvery crashes random breakers of a registry at a steady rate until it
+// is stopped, to check that callers keep getting exactly one answer while
+// breakers restart under them.
+//
+// Faults are decided in arrival order and the random ones come from a seeded
+// generator (Seed), so a test that makes its calls in a fixed order sees the
+// same faults on every run. Everything here is safe for concurrent use and
+// works in fake time (testing/synctest).
+package chaos

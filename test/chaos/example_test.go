@@ -1,0 +1,37 @@
+package chaos_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/test/chaos"
+)
+
+// A dependency that fails twice trips a breaker with threshold 2. A crashed
+// breaker comes back closed, so the healed dependency is called again.
+func Example() {
+	ctx := context.Background()
+	reg, _ := tripwire.Start(nil)
+	defer reg.Shutdown(ctx)
+
+	billing := chaos.New(chaos.Seed(1)) // seeded: FailRate and HangRate repeat
+	_ = reg.Register("billing", billing.Func(nil), tripwire.Settings{Threshold: 2})
+
+	_ = billing.FailNext(2)
+	for i := 1; i <= 3; i++ {
+		_, err := reg.Call(ctx, "billing", i)
+		fmt.Println(i, err)
+	}
+
+	_ = reg.Crash("billing") // returns once a fresh breaker serves the key
+	v, err := reg.Call(ctx, "billing", 4)
+	fmt.Println(v, err)
+	fmt.Printf("%+v\n", billing.Counts())
+	// Output:
+	// 1 chaos: injected fault (call 1)
+	// 2 chaos: injected fault (call 2)
+	// 3 tripwire: circuit open: billing, retry after 30s
+	// 4 <nil>
+	// {Calls:3 Failures:2 Panics:0 Hangs:0 Downs:0}
+}
