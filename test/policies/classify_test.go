@@ -1,0 +1,160 @@
+package policies
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// errNotFound is an answer the classifier says counts neither way.
+var errNotFound = errors.New("not found")
+
+// classify ignores errNotFound, fails the value "bad" and every other error,
+// and counts the rest as success.
+func classify(v any, err error) tripwire.Outcome {
+	switch {
+	case errors.Is(err, errNotFound):
+		return tripwire.Ignore
+	case err != nil, v == "bad":
+		return tripwire.Failure
+	}
+	return tripwire.Success
+}
+
+var ignoredOp = op{Err: errNotFound}
+
+func TestClassifyIgnoreCountsNeitherWay(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		// Given a breaker opening after 3 consecutive failures, whose
+		// classifier ignores errNotFound
+		tr := record(t, e.reg)
+		register(t, e.reg, "c", (&script{}).target(), tripwire.Settings{
+			Threshold: 3, OpenTimeout: time.Minute, Classify: classify,
+		})
+
+		// When 10 calls end with errNotFound
+		for range 10 {
+			_, err := call(e.reg, "c", ignoredOp)
+			// Then each caller gets the target's error
+			wantErr(t, "ignored call", err, errNotFound)
+		}
+		// and nothing is counted
+		wantCircuit(t, e.reg, "c", tripwire.Closed, 0)
+
+		// When ignored calls come between failures
+		for _, o := range []op{failOp, ignoredOp, failOp, ignoredOp, ignoredOp} {
+			_, _ = call(e.reg, "c", o)
+		}
+		// Then they neither count nor reset the consecutive failures
+		wantCircuit(t, e.reg, "c", tripwire.Closed, 2)
+		tr.want(t)
+
+		// When a success value the classifier calls bad comes back
+		v, err := call(e.reg, "c", op{Value: "bad"})
+
+		// Then the caller gets it, and it is the third failure
+		if err != nil || v != "bad" {
+			t.Fatalf("bad value: %v, %v", v, err)
+		}
+		wantCircuit(t, e.reg, "c", tripwire.Open, 3)
+		tr.want(t, "closed->open:threshold")
+	})
+}
+
+func TestIgnoredProbeFreesItsPermit(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		// Given a half-open breaker with one probe permit, whose classifier
+		// ignores errNotFound
+		s := &script{}
+		register(t, e.reg, "c", s.target(), tripwire.Settings{
+			Threshold: 1, OpenTimeout: time.Second, Classify: classify,
+		})
+		if _, err := call(e.reg, "c", failOp); !errors.Is(err, errTarget) {
+			t.Fatalf("tripping call: %v", err)
+		}
+		time.Sleep(time.Second)
+		wantState(t, e.reg, "c", tripwire.HalfOpen)
+
+		// When the probe ends with errNotFound
+		_, err := call(e.reg, "c", ignoredOp)
+		wantErr(t, "ignored probe", err, errNotFound)
+
+		// Then the circuit is still half-open, neither closed nor re-opened
+		wantState(t, e.reg, "c", tripwire.HalfOpen)
+		// and the next caller gets the permit: it reaches the target and
+		// its success closes the circuit
+		before := s.calls.Load()
+		v, err := call(e.reg, "c", okOp)
+		wantOK(t, "next probe", v, err)
+		if s.calls.Load() != before+1 {
+			t.Fatalf("the next probe did not reach the target")
+		}
+		wantCircuit(t, e.reg, "c", tripwire.Closed, 0)
+	})
+}
+
+func TestPanickingClassifierCountsAFailure(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		// Given a breaker whose classifier panics
+		register(t, e.reg, "c", (&script{}).target(), tripwire.Settings{
+			Threshold: 2, OpenTimeout: time.Minute,
+			Classify: func(any, error) tripwire.Outcome { panic("classifier bug") },
+		})
+
+		// When a call succeeds
+		v, err := call(e.reg, "c", okOp)
+
+		// Then the caller gets the target's answer, and it counts as a failure
+		wantOK(t, "call", v, err)
+		wantCircuit(t, e.reg, "c", tripwire.Closed, 1)
+	})
+}
+
+func TestIsFailureIsTheSimpleForm(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		// Given a breaker whose IsFailure says errNotFound is no failure
+		register(t, e.reg, "c", (&script{}).target(), tripwire.Settings{
+			Threshold: 2, OpenTimeout: time.Minute,
+			IsFailure: func(_ any, err error) bool { return err != nil && !errors.Is(err, errNotFound) },
+		})
+
+		// When a failure is followed by errNotFound
+		_, _ = call(e.reg, "c", failOp)
+		wantCircuit(t, e.reg, "c", tripwire.Closed, 1)
+		_, err := call(e.reg, "c", ignoredOp)
+
+		// Then the caller gets the error, and it counts as a success
+		wantErr(t, "call", err, errNotFound)
+		wantCircuit(t, e.reg, "c", tripwire.Closed, 0)
+	})
+}
+
+func TestIsFailureWithClassifyIsInvalid(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		both := tripwire.Settings{
+			Classify:  classify,
+			IsFailure: func(any, error) bool { return true },
+		}
+		// Given no key, When one is registered with IsFailure and Classify
+		err := e.reg.Register("c", (&script{}).target(), both)
+
+		// Then Register refuses it and the key does not exist
+		wantErr(t, "Register", err, tripwire.ErrInvalidSettings)
+		if _, err := e.reg.State("c"); !errors.Is(err, tripwire.ErrUnknownKey) {
+			t.Fatalf("State after a refused Register: %v; want ErrUnknownKey", err)
+		}
+
+		// Given a key with Classify, When Update sets both
+		register(t, e.reg, "c", (&script{}).target(), tripwire.Settings{Threshold: 1, Classify: classify})
+		err = e.reg.Update("c", both)
+
+		// Then Update refuses it and the old rules stay: errNotFound is
+		// still ignored, not a failure that would trip Threshold 1
+		wantErr(t, "Update", err, tripwire.ErrInvalidSettings)
+		_, err = call(e.reg, "c", ignoredOp)
+		wantErr(t, "call", err, errNotFound)
+		wantCircuit(t, e.reg, "c", tripwire.Closed, 0)
+	})
+}

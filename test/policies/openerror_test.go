@@ -1,0 +1,133 @@
+package policies
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+func TestOpenErrorSaysWhenToRetry(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		// Given a breaker that opens for 7s on the first failure
+		register(t, e.reg, "payments", (&script{}).target(), tripwire.Settings{
+			Threshold: 1, OpenTimeout: 7 * time.Second,
+		})
+
+		// When it trips 3s into the test and is called 2s later
+		time.Sleep(3 * time.Second)
+		if _, err := call(e.reg, "payments", failOp); !errors.Is(err, errTarget) {
+			t.Fatalf("tripping call: %v", err)
+		}
+		trippedAt := time.Now()
+		time.Sleep(2 * time.Second)
+		_, err := call(e.reg, "payments", okOp)
+
+		// Then the error is ErrOpen and an *OpenError with the key, the
+		// moment the probe is due and the open time
+		if !errors.Is(err, tripwire.ErrOpen) {
+			t.Fatalf("call to open key: %v; want ErrOpen", err)
+		}
+		var oe *tripwire.OpenError
+		if !errors.As(err, &oe) {
+			t.Fatalf("errors.As(%v, *OpenError) failed", err)
+		}
+		if oe.Key != "payments" || !oe.RetryAt.Equal(trippedAt.Add(7*time.Second)) || oe.RetryAfter != 7*time.Second {
+			t.Fatalf("OpenError %+v; want key payments, RetryAt %v, RetryAfter 7s", oe, trippedAt.Add(7*time.Second))
+		}
+		if !strings.Contains(err.Error(), "payments") {
+			t.Errorf("error text %q does not name the key", err)
+		}
+		// and the breaker agrees
+		s := snapshot(t, e.reg, "payments")
+		if !s.OpenedAt.Equal(trippedAt) || !s.RetryAt.Equal(oe.RetryAt) {
+			t.Errorf("Snapshot OpenedAt=%v RetryAt=%v; want %v, %v", s.OpenedAt, s.RetryAt, trippedAt, oe.RetryAt)
+		}
+		// and the probe is indeed admitted at RetryAt
+		time.Sleep(time.Until(oe.RetryAt))
+		synctest.Wait() // the recovery timer goes off at this instant too
+		v, err := call(e.reg, "payments", okOp)
+		wantOK(t, "probe at RetryAt", v, err)
+	})
+}
+
+func TestRejectedCallsAllocateNothing(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		// Given an open key
+		s := &script{}
+		register(t, e.reg, "hot", s.target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
+		if _, err := call(e.reg, "hot", failOp); !errors.Is(err, errTarget) {
+			t.Fatalf("tripping call: %v", err)
+		}
+		wantState(t, e.reg, "hot", tripwire.Open)
+		ctx := context.Background()
+		var msg any = okOp
+		rejected := 0
+
+		// When a flood of 10,000 calls hits it
+		allocs := testing.AllocsPerRun(10_000, func() {
+			if _, err := e.reg.Call(ctx, "hot", msg); errors.Is(err, tripwire.ErrOpen) {
+				rejected++
+			}
+		})
+
+		// Then every call is rejected without reaching the target, and
+		// allocates nothing
+		if rejected != 10_001 { // AllocsPerRun runs the function once more to warm up
+			t.Fatalf("%d calls rejected; want 10001", rejected)
+		}
+		if s.calls.Load() != 1 {
+			t.Fatalf("target reached %d times; want 1", s.calls.Load())
+		}
+		if allocs != 0 {
+			t.Fatalf("a rejected call allocates %v times; want 0", allocs)
+		}
+	})
+}
+
+func TestRequestGetsTheOpenError(t *testing.T) {
+	inBubble(t, func(t *testing.T, e *env) {
+		// Given an open key and an actor that calls it with Request
+		register(t, e.reg, "k", (&script{}).target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
+		if _, err := call(e.reg, "k", failOp); !errors.Is(err, errTarget) {
+			t.Fatalf("tripping call: %v", err)
+		}
+		replies := make(chan *tripwire.Reply, 1)
+		refused := make(chan error, 1)
+		pid := e.sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
+			return actorFunc(func(c actor.Context) {
+				switch m := c.Message().(type) {
+				case string:
+					if err := e.reg.Request(c, "k", okOp); err != nil {
+						refused <- err
+					}
+				case *tripwire.Reply:
+					replies <- m
+				}
+			})
+		}))
+		defer e.sys.Root.Stop(pid)
+
+		// When the actor makes a request
+		e.sys.Root.Send(pid, "go")
+
+		// Then its one reply carries the *OpenError
+		select {
+		case err := <-refused:
+			t.Fatalf("Request refused: %v", err)
+		case r := <-replies:
+			var oe *tripwire.OpenError
+			if !errors.As(r.Err, &oe) || oe.Key != "k" || oe.RetryAfter != time.Hour {
+				t.Fatalf("reply error %v; want *OpenError for k, RetryAfter 1h", r.Err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("no reply")
+		}
+	})
+}
