@@ -168,6 +168,11 @@ func (b *breaker) publishRejecting() {
 
 func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Time) {
 	c.gen, c.admitted = gen, now
+	if !b.watching {
+		// After a target_down the target may have been respawned: watch it
+		// again before calling it (a target still dead answers at once).
+		b.watch(ctx)
+	}
 	b.inflight.add(c)
 	b.armTick(ctx, now)
 	if fn := b.cfg.Target.Func; fn != nil {
@@ -197,9 +202,6 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {
 	if !claimed && c.wasWithdrawn() {
 		kind = state.Ignored
 	}
-	if kind == state.Succeeded && !b.watching {
-		b.watch(ctx) // the target answered: it is back, watch it again
-	}
 	now := time.Now()
 	b.lastActive = now
 	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: now.Sub(c.admitted), Rand: rand.Float64()}, now)
@@ -214,7 +216,8 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	}
 	b.release(c)
 	c.ctx.cancel(context.Canceled)
-	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, time.Now())
+	b.lastActive = time.Now()
+	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, b.lastActive)
 }
 
 // release frees what the data plane holds for c; a late reply is then ignored.

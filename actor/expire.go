@@ -19,7 +19,9 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 	}
 	b.tickCancel, b.tickAt = nil, time.Time{}
 	now := time.Now()
+	expired := false
 	for c := b.inflight.earliest(); c != nil && !now.Before(c.Deadline); c = b.inflight.earliest() {
+		expired = true
 		b.inflight.remove(c)
 		b.release(c)
 		c.ctx.cancel(context.DeadlineExceeded)
@@ -32,6 +34,9 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 		if claimed {
 			c.deliver(Result{Err: errs.ErrTimeout})
 		}
+	}
+	if expired {
+		b.lastActive = now
 	}
 	b.armTick(ctx, now)
 }
