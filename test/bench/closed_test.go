@@ -1,0 +1,78 @@
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// setupClosedActor returns a registry with key "echo": a closed breaker in
+// front of an echo actor.
+func setupClosedActor(tb testing.TB) *tripwire.Registry {
+	sys := newSystem(tb)
+	pid := spawnEcho(tb, sys)
+	reg := newRegistry(tb, sys)
+	register(tb, reg, "echo", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: callTimeout})
+	return reg
+}
+
+// setupClosedFunc returns a registry with key "echo": a closed breaker in
+// front of a function that returns its message.
+func setupClosedFunc(tb testing.TB) *tripwire.Registry {
+	reg := newRegistry(tb, newSystem(tb))
+	register(tb, reg, "echo", tripwire.FuncTarget(echoFunc), tripwire.Settings{CallTimeout: callTimeout})
+	return reg
+}
+
+// BenchmarkTripwireClosedActor: Call through a closed breaker to an actor
+// that Responds. Compare with BenchmarkRequestFuture (target <= 1.0x).
+func BenchmarkTripwireClosedActor(b *testing.B) {
+	reg := setupClosedActor(b)
+	ctx := context.Background()
+	for b.Loop() {
+		v, err := reg.Call(ctx, "echo", msg)
+		check(b, v, err)
+	}
+}
+
+// BenchmarkTripwireClosedFunc: Call through a closed breaker to a function
+// target. Compare with BenchmarkRequestFuture (target <= 0.5x).
+func BenchmarkTripwireClosedFunc(b *testing.B) {
+	reg := setupClosedFunc(b)
+	ctx := context.Background()
+	for b.Loop() {
+		v, err := reg.Call(ctx, "echo", msg)
+		check(b, v, err)
+	}
+}
+
+// BenchmarkTripwireClosedActorParallel: many callers on one closed breaker
+// in front of one echo actor; compare with BenchmarkRequestFutureParallel.
+func BenchmarkTripwireClosedActorParallel(b *testing.B) {
+	reg := setupClosedActor(b)
+	ctx := context.Background()
+	b.SetParallelism(parallelism)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			v, err := reg.Call(ctx, "echo", msg)
+			check(b, v, err)
+		}
+	})
+}
+
+// BenchmarkTripwireClosedFuncParallel: many callers on one closed breaker in
+// front of a function target.
+func BenchmarkTripwireClosedFuncParallel(b *testing.B) {
+	reg := setupClosedFunc(b)
+	ctx := context.Background()
+	b.SetParallelism(parallelism)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			v, err := reg.Call(ctx, "echo", msg)
+			check(b, v, err)
+		}
+	})
+}

@@ -1,0 +1,83 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/sony/gobreaker/v2"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+var errBoom = errors.New("boom")
+
+// setupOpen returns a registry whose key "down" is open: threshold 1, one
+// failed call, and a recovery timeout far longer than the benchmark.
+func setupOpen(tb testing.TB) *tripwire.Registry {
+	reg := newRegistry(tb, newSystem(tb))
+	fail := func(context.Context, any) (any, error) { return nil, errBoom }
+	register(tb, reg, "down", tripwire.FuncTarget(fail),
+		tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour, CallTimeout: callTimeout})
+	if _, err := reg.Call(context.Background(), "down", msg); !errors.Is(err, errBoom) {
+		tb.Fatalf("tripping call: got %v, want %v", err, errBoom)
+	}
+	// The breaker publishes Open right after it answered the tripping call.
+	for limit := time.Now().Add(callTimeout); ; time.Sleep(time.Millisecond) {
+		st, err := reg.State("down")
+		if err != nil {
+			tb.Fatalf("State: %v", err)
+		}
+		if st == tripwire.Open {
+			return reg
+		}
+		if time.Now().After(limit) {
+			tb.Fatalf("state %v after %v, want open", st, callTimeout)
+		}
+	}
+}
+
+// setupGobreakerOpen returns a gobreaker tripped the same way.
+func setupGobreakerOpen(tb testing.TB) *gobreaker.CircuitBreaker[any] {
+	cb := gobreaker.NewCircuitBreaker[any](gobreaker.Settings{
+		Name:        "down",
+		Timeout:     time.Hour,
+		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= 1 },
+	})
+	if _, err := cb.Execute(func() (any, error) { return nil, errBoom }); !errors.Is(err, errBoom) {
+		tb.Fatalf("tripping call: got %v, want %v", err, errBoom)
+	}
+	if st := cb.State(); st != gobreaker.StateOpen {
+		tb.Fatalf("gobreaker state %v, want open", st)
+	}
+	return cb
+}
+
+// BenchmarkTripwireOpen: Call on an open breaker. Target: at most 0.5x
+// BenchmarkGobreakerOpen, with 0 allocs/op. Both check the error with
+// errors.Is, as a caller would.
+func BenchmarkTripwireOpen(b *testing.B) {
+	reg := setupOpen(b)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := reg.Call(ctx, "down", msg); !errors.Is(err, tripwire.ErrOpen) {
+			b.Fatalf("got %v, want ErrOpen", err)
+		}
+	}
+}
+
+// BenchmarkGobreakerOpen: gobreaker's Execute while open (the peer).
+func BenchmarkGobreakerOpen(b *testing.B) {
+	cb := setupGobreakerOpen(b)
+	called := false
+	req := func() (any, error) { called = true; return msg, nil }
+	for b.Loop() {
+		if _, err := cb.Execute(req); !errors.Is(err, gobreaker.ErrOpenState) {
+			b.Fatalf("got %v, want ErrOpenState", err)
+		}
+	}
+	if called {
+		b.Fatal("gobreaker called the request while open")
+	}
+}
