@@ -112,9 +112,10 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 	r.sys.Root.Send(b.PID, c)
 	for resends := 0; ; {
 		select {
-		case res := <-c.Reply():
-			if o := res.Courier(); o != nil {
-				r.sys.Root.Send(b.PID, o) // the breaker settles the call
+		case <-c.Signal():
+			res, courier := c.Take()
+			if courier != nil {
+				r.sys.Root.Send(b.PID, courier) // the breaker settles the call
 				continue
 			}
 			return res.Value, res.Err
@@ -151,8 +152,8 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 			}
 		}
 		// Someone answered the call at this very moment.
-		for res := range c.Reply() {
-			if res.Courier() == nil {
+		for range c.Signal() {
+			if res, courier := c.Take(); courier == nil {
 				return res.Value, res.Err
 			}
 		}
@@ -184,8 +185,8 @@ func (r *Registry) live(e *registry.Entry) (*registry.Binding, error) {
 func answered(c *tactor.Call) (tactor.Result, bool) {
 	for {
 		select {
-		case res := <-c.Reply():
-			if res.Courier() == nil {
+		case <-c.Signal():
+			if res, courier := c.Take(); courier == nil {
 				return res, true
 			}
 		default:

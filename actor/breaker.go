@@ -58,7 +58,7 @@ func (b *breaker) Receive(ctx actor.Context) {
 		m.Reply <- b.snapshot()
 	case *Reconfigure:
 		b.rules = b.cfg.rules()
-		b.circuit = b.circuit.WithSettings(b.rules.Circuit)
+		b.circuit.Reconfigure(b.rules.Circuit)
 		b.publishRejecting()
 		m.Reply <- b.snapshot()
 	case *Crash:
@@ -126,7 +126,7 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 		return
 	}
 	b.fx = b.fx[:0]
-	b.circuit, b.fx = state.Step(b.circuit, state.Event{Kind: state.Admit}, now, b.fx)
+	b.fx = b.circuit.Apply(state.Event{Kind: state.Admit}, now, b.fx)
 	for _, e := range b.fx {
 		switch e.Kind {
 		case state.Forward:
@@ -143,7 +143,7 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 // breaker would reject them anyway: it publishes the OpenError they get, one
 // per open period, so a flood of rejections allocates nothing.
 func (b *breaker) publishRejecting() {
-	c := b.circuit
+	c := &b.circuit
 	if !c.Rejecting() {
 		if b.rejection != nil {
 			b.rejection = nil
@@ -231,7 +231,7 @@ func (b *breaker) release(c *Call) {
 // step feeds ev to the circuit and carries out the effects.
 func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 	b.fx = b.fx[:0]
-	b.circuit, b.fx = state.Step(b.circuit, ev, now, b.fx)
+	b.fx = b.circuit.Apply(ev, now, b.fx)
 	for _, e := range b.fx {
 		switch e.Kind {
 		case state.Transition:

@@ -89,7 +89,17 @@ func (r *rig) send(msg any) *Call {
 }
 
 // call sends msg and waits for its one answer.
-func (r *rig) call(msg any) Result { return <-r.send(msg).Reply() }
+func (r *rig) call(msg any) Result { return answer(r.send(msg)) }
+
+// answer waits for c's answer.
+func answer(c *Call) Result {
+	for range c.signal {
+		if res, courier := c.Take(); courier == nil {
+			return res
+		}
+	}
+	panic("unreachable")
+}
 
 func (r *rig) snapshot() Snapshot {
 	reply := make(chan Snapshot, 1)
@@ -115,7 +125,7 @@ func (r *rig) crash() {
 }
 
 // unanswered reports whether c is still unanswered.
-func unanswered(c *Call) bool { return len(c.Reply()) == 0 }
+func unanswered(c *Call) bool { return len(c.signal) == 0 }
 
 // genAfterTrip is the generation a breaker of incarnation inc is in after
 // tripping from closed: the tag of the recovery timer it starts.
@@ -164,7 +174,7 @@ func TestStaleOutcomeAfterRestartIsIgnored(t *testing.T) {
 		old := r.send(oldGate)
 		synctest.Wait()
 		r.crash()
-		require.ErrorIs(t, (<-old.Reply()).Err, errs.ErrBreakerRestarted)
+		require.ErrorIs(t, answer(old).Err, errs.ErrBreakerRestarted)
 
 		// And, in the new incarnation, one failure short of opening, with
 		// another call in flight
@@ -183,7 +193,7 @@ func TestStaleOutcomeAfterRestartIsIgnored(t *testing.T) {
 		require.Equal(t, Snapshot{State: state.Closed, Failures: 1, InFlight: 1}, r.snapshot())
 		require.True(t, unanswered(inflight))
 		close(newGate)
-		require.ErrorIs(t, (<-inflight.Reply()).Err, errBoom)
+		require.ErrorIs(t, answer(inflight).Err, errBoom)
 		require.Equal(t, state.Open, r.snapshot().State, "the current call's failure must count")
 	})
 }
@@ -247,7 +257,7 @@ func TestStopAnswersCallsInFlight(t *testing.T) {
 
 				// Then each gets that error at once, exactly once
 				for _, c := range calls {
-					require.ErrorIs(t, (<-c.Reply()).Err, tt.want)
+					require.ErrorIs(t, answer(c).Err, tt.want)
 					require.False(t, c.Settle(Result{}), "a call was answered twice")
 				}
 				require.Zero(t, time.Since(start))

@@ -17,11 +17,14 @@ type Call struct {
 	Msg      any
 	Deadline time.Time
 
-	// reply holds at most one courier delivery and one answer, so neither
-	// sender ever blocks.
-	reply  chan Result
-	status atomic.Int32
-	ctx    callCtx
+	// signal carries at most one courier delivery and one answer, so
+	// neither sender ever blocks; the values themselves are in courier and
+	// result (written before the signal, read after it).
+	signal  chan struct{}
+	courier atomic.Pointer[task.Outcome]
+	result  Result
+	status  atomic.Int32
+	ctx     callCtx
 
 	// owned by the breaker that admitted the call
 	gen      state.Gen
@@ -31,18 +34,11 @@ type Call struct {
 	job      task.Job
 }
 
-// Result is the answer to a Call, or an outcome the caller must carry to its
-// breaker (see Courier).
+// Result is the answer to a Call.
 type Result struct {
 	Value any
 	Err   error
-
-	courier *task.Outcome
 }
-
-// Courier returns the outcome of an actor target that the caller must send
-// to its breaker, or nil if r is the answer.
-func (r Result) Courier() *task.Outcome { return r.courier }
 
 const (
 	pending int32 = iota
@@ -53,17 +49,31 @@ const (
 
 // NewCall returns a call for msg that must be answered by deadline.
 func NewCall(ctx context.Context, msg any, deadline time.Time) *Call {
-	c := &Call{Ctx: ctx, Msg: msg, Deadline: deadline, reply: make(chan Result, 2), index: -1}
+	c := &Call{Ctx: ctx, Msg: msg, Deadline: deadline, signal: make(chan struct{}, 2), index: -1}
 	c.ctx = callCtx{parent: ctx, deadline: deadline}
 	return c
 }
 
-// Reply is where the answer (or a courier outcome) arrives.
-func (c *Call) Reply() <-chan Result { return c.reply }
+// Signal receives once for a courier outcome and once for the answer; after
+// each receive, Take says which it was.
+func (c *Call) Signal() <-chan struct{} { return c.signal }
+
+// Take returns, after a receive from Signal, either the outcome of an actor
+// target that the caller must send to its breaker (courier != nil), or the
+// call's answer.
+func (c *Call) Take() (answer Result, courier *task.Outcome) {
+	if o := c.courier.Swap(nil); o != nil {
+		return Result{}, o
+	}
+	return c.result, nil
+}
 
 // Deliver hands the outcome of an actor target to the caller, whose
 // goroutine then sends it to the breaker; it runs at most once per call.
-func (c *Call) Deliver(o *task.Outcome) { c.reply <- Result{courier: o} }
+func (c *Call) Deliver(o *task.Outcome) {
+	c.courier.Store(o)
+	c.signal <- struct{}{}
+}
 
 // Settle answers the call unless it was already answered, withdrawn or
 // expired; it reports whether this answer was the one delivered.
@@ -80,7 +90,10 @@ func (c *Call) Settle(r Result) bool {
 // delivers, so a caller that got its answer sees the state it caused.
 func (c *Call) claim() bool { return c.status.CompareAndSwap(pending, settled) }
 
-func (c *Call) deliver(r Result) { c.reply <- r }
+func (c *Call) deliver(r Result) {
+	c.result = r
+	c.signal <- struct{}{}
+}
 
 // Withdraw marks the call as abandoned by a caller whose context was
 // cancelled, and cancels the target's context. It fails if an answer was

@@ -27,7 +27,7 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	}
 	now := time.Now()
 	idle := now.Sub(b.lastActive)
-	c := b.circuit
+	c := &b.circuit
 	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 && idle >= b.cfg.IdleTimeout {
 		b.cfg.Cell.passivated.Store(true)
 		b.log.Debug("breaker passivated", zap.Duration("idle", idle))

@@ -43,7 +43,7 @@ func New(s Settings, incarnation uint64) Circuit {
 }
 
 // Rejecting reports whether an Admit now would be rejected.
-func (c Circuit) Rejecting() bool {
+func (c *Circuit) Rejecting() bool {
 	switch c.State {
 	case Open:
 		return true
@@ -57,82 +57,97 @@ func (c Circuit) Rejecting() bool {
 
 // WindowRate returns the calls and failures in the failure-rate window at
 // now; both are zero without a window.
-func (c Circuit) WindowRate(now time.Time) (calls, fails int) {
+func (c *Circuit) WindowRate(now time.Time) (calls, fails int) {
 	return c.window.rate(c.Settings.Window, now)
 }
 
 // WithSettings returns c under new settings, keeping its state and counts;
-// a window of another shape (Size, Period or Buckets) starts empty. They apply from the next event.
+// a window of another shape (Size, Period or Buckets) starts empty. They
+// apply from the next event.
 func (c Circuit) WithSettings(s Settings) Circuit {
+	c.Reconfigure(s)
+	return c
+}
+
+// Reconfigure is WithSettings in place.
+func (c *Circuit) Reconfigure(s Settings) {
 	if !s.Window.sameShape(c.Settings.Window) {
 		c.window = window{}
 	}
 	c.Settings = s
-	return c
 }
 
 // Step applies ev at time now and returns the next circuit. The effects it
-// produces are appended to fx, which may be a reused buffer.
+// produces are appended to fx, which may be a reused buffer. It is Apply on a
+// copy: c itself is not changed.
 func Step(c Circuit, ev Event, now time.Time, fx []Effect) (Circuit, []Effect) {
+	fx = c.Apply(ev, now, fx)
+	return c, fx
+}
+
+// Apply is Step in place: it changes c and appends the effects to fx. A
+// Circuit holds its failure-rate window by value (about 1.3 KB), so an owner
+// that steps on every call applies events in place rather than copying.
+func (c *Circuit) Apply(ev Event, now time.Time, fx []Effect) []Effect {
 	switch ev.Kind {
 	case Admit:
-		return admit(c, fx)
+		return c.admit(fx)
 	case TimerFired:
 		if c.State != Open || ev.Gen != c.Gen || c.Forced == ForcedOpen {
-			return c, fx // stale timer
+			return fx // stale timer
 		}
 		c.Probes, c.Passed = 0, 0
-		return moveTo(c, HalfOpen, ReasonOpenTimeout, fx)
+		return c.moveTo(HalfOpen, ReasonOpenTimeout, fx)
 	case Succeeded, Failed, Ignored:
 		if ev.Gen != c.Gen {
-			return c, fx // outcome of a call admitted before the last transition
+			return fx // outcome of a call admitted before the last transition
 		}
-		return record(c, ev, now, fx)
+		return c.record(ev, now, fx)
 	case ForceOpen:
 		c.Forced = ForcedOpen
 		c.OpenedAt, c.RetryAt = now, time.Time{}
-		return moveTo(c, Open, ReasonForcedOpen, fx)
+		return c.moveTo(Open, ReasonForcedOpen, fx)
 	case ForceClose:
 		c.Forced, c.Reopens = ForcedClosed, 0
-		return closeCircuit(c, ReasonForcedClosed, fx)
+		return c.close(ReasonForcedClosed, fx)
 	case Reset:
 		c.Forced, c.Reopens, c.Failures = NotForced, 0, 0
-		return closeCircuit(c, ReasonReset, fx)
+		return c.close(ReasonReset, fx)
 	case TargetDown:
 		if c.State == Open || c.Forced != NotForced {
-			return c, fx
+			return fx
 		}
 		if c.State == HalfOpen {
 			c.Reopens++
 		} else {
 			c.Reopens = 0
 		}
-		return trip(c, now, ev.Rand, ReasonTargetDown, fx)
+		return c.trip(now, ev.Rand, ReasonTargetDown, fx)
 	}
-	return c, fx
+	return fx
 }
 
-func admit(c Circuit, fx []Effect) (Circuit, []Effect) {
+func (c *Circuit) admit(fx []Effect) []Effect {
 	if c.Rejecting() {
-		return c, append(fx, Effect{Kind: Reject, Gen: c.Gen})
+		return append(fx, Effect{Kind: Reject, Gen: c.Gen})
 	}
 	if c.State == HalfOpen {
 		c.Probes++
 	}
-	return c, append(fx, Effect{Kind: Forward, Gen: c.Gen})
+	return append(fx, Effect{Kind: Forward, Gen: c.Gen})
 }
 
-func record(c Circuit, ev Event, now time.Time, fx []Effect) (Circuit, []Effect) {
+func (c *Circuit) record(ev Event, now time.Time, fx []Effect) []Effect {
 	kind := ev.Kind
 	if kind == Succeeded && c.Settings.SlowCall > 0 && ev.Duration > c.Settings.SlowCall {
 		kind = Failed
 	}
 	switch c.State {
 	case Closed:
-		return recordClosed(c, kind, ev.Rand, now, fx)
+		return c.recordClosed(kind, ev.Rand, now, fx)
 	case HalfOpen:
 		if c.Probes == 0 {
-			return c, fx
+			return fx
 		}
 		c.Probes--
 		switch kind {
@@ -140,7 +155,7 @@ func record(c Circuit, ev Event, now time.Time, fx []Effect) (Circuit, []Effect)
 			c.Passed++
 			if c.Passed >= c.Settings.probes() {
 				c.Failures, c.Reopens = 0, 0
-				return closeCircuit(c, ReasonProbeSucceeded, fx)
+				return c.close(ReasonProbeSucceeded, fx)
 			}
 		case Failed:
 			c.Failures++
@@ -149,15 +164,15 @@ func record(c Circuit, ev Event, now time.Time, fx []Effect) (Circuit, []Effect)
 				reason = ReasonProbeTimeout
 			}
 			c.Reopens++
-			return trip(c, now, ev.Rand, reason, fx)
+			return c.trip(now, ev.Rand, reason, fx)
 		}
 	}
-	return c, fx
+	return fx
 }
 
-func recordClosed(c Circuit, kind EventKind, r float64, now time.Time, fx []Effect) (Circuit, []Effect) {
+func (c *Circuit) recordClosed(kind EventKind, r float64, now time.Time, fx []Effect) []Effect {
 	if kind == Ignored {
-		return c, fx
+		return fx
 	}
 	failed := kind == Failed
 	if failed {
@@ -170,37 +185,37 @@ func recordClosed(c Circuit, kind EventKind, r float64, now time.Time, fx []Effe
 		c.window.record(w, failed, now)
 		if c.Forced == NotForced && c.window.tripped(w, now) {
 			c.Reopens = 0
-			return trip(c, now, r, ReasonFailureRate, fx)
+			return c.trip(now, r, ReasonFailureRate, fx)
 		}
-		return c, fx
+		return fx
 	}
 	if c.Failures >= c.Settings.Threshold && c.Forced == NotForced {
 		c.Reopens = 0
-		return trip(c, now, r, ReasonThreshold, fx)
+		return c.trip(now, r, ReasonThreshold, fx)
 	}
-	return c, fx
+	return fx
 }
 
 // trip opens the circuit at now and starts the recovery timer from that
 // moment, stretched by the backoff of c.Reopens re-opens.
-func trip(c Circuit, now time.Time, r float64, reason string, fx []Effect) (Circuit, []Effect) {
+func (c *Circuit) trip(now time.Time, r float64, reason string, fx []Effect) []Effect {
 	after := c.Settings.openTime(c.Reopens, r)
 	c.OpenedAt = now
 	c.RetryAt = now.Add(after)
-	c, fx = moveTo(c, Open, reason, fx)
-	return c, append(fx, Effect{Kind: StartTimer, Gen: c.Gen, After: after})
+	fx = c.moveTo(Open, reason, fx)
+	return append(fx, Effect{Kind: StartTimer, Gen: c.Gen, After: after})
 }
 
-func closeCircuit(c Circuit, reason string, fx []Effect) (Circuit, []Effect) {
+func (c *Circuit) close(reason string, fx []Effect) []Effect {
 	c.OpenedAt, c.RetryAt = time.Time{}, time.Time{}
 	c.window = window{}
-	return moveTo(c, Closed, reason, fx)
+	return c.moveTo(Closed, reason, fx)
 }
 
-func moveTo(c Circuit, to State, reason string, fx []Effect) (Circuit, []Effect) {
+func (c *Circuit) moveTo(to State, reason string, fx []Effect) []Effect {
 	from := c.State
 	c.State = to
 	c.Gen = c.Gen.next()
 	c.Probes, c.Passed = 0, 0
-	return c, append(fx, Effect{Kind: Transition, Gen: c.Gen, From: from, To: to, Reason: reason})
+	return append(fx, Effect{Kind: Transition, Gen: c.Gen, From: from, To: to, Reason: reason})
 }

@@ -126,7 +126,7 @@ func BenchmarkObservedOpen(b *testing.B) {
 			reg, _ := obsOpen(b, v)
 			ctx := context.Background()
 			for b.Loop() {
-				if _, err := reg.Call(ctx, "down", obsMsg); err != tripwire.ErrOpen {
+				if _, err := reg.Call(ctx, "down", obsMsg); !errors.Is(err, tripwire.ErrOpen) {
 					b.Fatalf("got %v, want ErrOpen", err)
 				}
 			}
@@ -185,7 +185,7 @@ func TestUnobservedOpenCallAllocatesNothing(t *testing.T) {
 	ctx := context.Background()
 	// When it is called
 	allocs := testing.AllocsPerRun(1000, func() {
-		if _, err := reg.Call(ctx, "down", obsMsg); err != tripwire.ErrOpen {
+		if _, err := reg.Call(ctx, "down", obsMsg); !errors.Is(err, tripwire.ErrOpen) {
 			t.Fatalf("got %v, want ErrOpen", err)
 		}
 	})
