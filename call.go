@@ -115,7 +115,7 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 		case <-c.Signal():
 			res, courier := c.Take()
 			if courier != nil {
-				r.sys.Root.Send(b.PID, courier) // the breaker settles the call
+				r.sys.Root.Send(b.PID, courier.Outcome()) // the breaker settles the call
 				continue
 			}
 			return res.Value, res.Err

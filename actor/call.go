@@ -21,7 +21,7 @@ type Call struct {
 	// neither sender ever blocks; the values themselves are in courier and
 	// result (written before the signal, read after it).
 	signal  chan struct{}
-	courier atomic.Pointer[task.Outcome]
+	courier atomic.Pointer[task.Ask]
 	result  Result
 	status  atomic.Int32
 	ctx     callCtx
@@ -58,20 +58,21 @@ func NewCall(ctx context.Context, msg any, deadline time.Time) *Call {
 // each receive, Take says which it was.
 func (c *Call) Signal() <-chan struct{} { return c.signal }
 
-// Take returns, after a receive from Signal, either the outcome of an actor
-// target that the caller must send to its breaker (courier != nil), or the
-// call's answer.
-func (c *Call) Take() (answer Result, courier *task.Outcome) {
+// Take returns, after a receive from Signal, either the ask of an actor
+// target whose Outcome the caller must send to its breaker (courier != nil),
+// or the call's answer.
+func (c *Call) Take() (answer Result, courier *task.Ask) {
 	if o := c.courier.Swap(nil); o != nil {
 		return Result{}, o
 	}
 	return c.result, nil
 }
 
-// Deliver hands the outcome of an actor target to the caller, whose
-// goroutine then sends it to the breaker; it runs at most once per call.
-func (c *Call) Deliver(o *task.Outcome) {
-	c.courier.Store(o)
+// Deliver hands the answered ask of an actor target to the caller, whose
+// goroutine then makes its Outcome and sends it to the breaker; it runs at
+// most once per call.
+func (c *Call) Deliver(a *task.Ask) {
+	c.courier.Store(a)
 	c.signal <- struct{}{}
 }
 

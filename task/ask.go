@@ -20,16 +20,19 @@ type Ask struct {
 	token    any
 	classify Classifier
 	done     atomic.Bool
+	reply    any      // the target's reply, kept by SendUserMessage
+	failed   *Outcome // set by fail: the outcome without a reply
 }
 
 var _ actor.Process = (*Ask)(nil)
 
 // Courier carries an Ask's outcome back to the breaker on a goroutine of its
-// own choosing. Without one the outcome is sent to the breaker directly — on
-// the target's goroutine, where the breaker's synchronized mailbox would then
-// run and grow a fresh goroutine's stack on every reply.
+// own choosing: it calls Outcome and sends the result to the breaker. Without
+// one the outcome is made and sent on the target's goroutine, where the
+// breaker's synchronized mailbox would then run and grow a fresh goroutine's
+// stack on every reply.
 type Courier interface {
-	Deliver(*Outcome)
+	Deliver(*Ask)
 }
 
 // NewAsk sends msg to target with a fresh reply process as its sender. The
@@ -48,7 +51,7 @@ func (a *Ask) send(target *actor.PID, msg any) {
 		// protoactor can panic in the sender when the target is being spawned
 		// under the same name at this moment (asynkron/protoactor-go#198).
 		if r := recover(); r != nil {
-			a.finish(Outcome{Err: fmt.Errorf("%w: send failed: %v", errs.ErrTargetDown, r), Failed: true})
+			a.fail(fmt.Errorf("%w: send failed: %v", errs.ErrTargetDown, r))
 		}
 	}()
 	a.sys.Root.RequestWithCustomSender(target, msg, a.self)
@@ -57,27 +60,49 @@ func (a *Ask) send(target *actor.PID, msg any) {
 // Abandon drops the ask without reporting: a late reply is ignored. It
 // reports false if the reply had already come (its outcome is on its way).
 func (a *Ask) Abandon() bool {
-	if !a.done.CompareAndSwap(false, true) {
-		return false
-	}
+	// Unregister whether or not the reply came: its courier may never run.
 	a.sys.ProcessRegistry.Remove(a.self)
-	return true
+	return a.done.CompareAndSwap(false, true)
 }
 
-// SendUserMessage receives the target's reply.
+// SendUserMessage receives the target's reply. It runs on the target's
+// goroutine, which is often fresh with a small stack, so with a Courier it
+// only keeps the reply and hands the ask over; Outcome does the rest on the
+// courier's goroutine.
 func (a *Ask) SendUserMessage(_ *actor.PID, message any) {
-	msg := actor.UnwrapEnvelopeMessage(message)
-	if _, down := msg.(*actor.DeadLetterResponse); down {
-		a.finish(Outcome{Err: errs.ErrTargetDown, Failed: true})
+	if !a.done.CompareAndSwap(false, true) {
+		return // a second reply, or abandoned
+	}
+	a.reply = message
+	if c, ok := a.token.(Courier); ok {
+		c.Deliver(a)
 		return
 	}
-	var err error
-	if e, ok := msg.(error); ok {
-		msg, err = nil, e
+	a.sys.Root.Send(a.replyTo, a.Outcome())
+}
+
+// Outcome turns the reply into the ask's Outcome: the target's value, its
+// error value as the error, or ErrTargetDown for protoactor's dead-letter
+// answer, classified. It unregisters the ask's process. Call it once, after
+// the ask was delivered to its Courier.
+func (a *Ask) Outcome() *Outcome {
+	if a.failed != nil {
+		return a.failed
 	}
-	o := Outcome{Value: msg, Err: err}
-	a.classify.classify(&o)
-	a.finish(o)
+	a.sys.ProcessRegistry.Remove(a.self)
+	o := &Outcome{Token: a.token}
+	msg := actor.UnwrapEnvelopeMessage(a.reply)
+	switch m := msg.(type) {
+	case *actor.DeadLetterResponse:
+		o.Err, o.Failed = errs.ErrTargetDown, true
+		return o
+	case error:
+		o.Err = m
+	default:
+		o.Value = msg
+	}
+	a.classify.classify(o)
+	return o
 }
 
 // SendSystemMessage ignores system messages: an ask watches nothing.
@@ -86,15 +111,17 @@ func (a *Ask) SendSystemMessage(*actor.PID, any) {}
 // Stop abandons the ask.
 func (a *Ask) Stop(*actor.PID) { a.Abandon() }
 
-func (a *Ask) finish(o Outcome) {
+// fail ends the ask with err, as if the target had answered it.
+func (a *Ask) fail(err error) {
 	if !a.done.CompareAndSwap(false, true) {
 		return
 	}
 	a.sys.ProcessRegistry.Remove(a.self)
-	o.Token = a.token
+	o := &Outcome{Token: a.token, Err: err, Failed: true}
 	if c, ok := a.token.(Courier); ok {
-		c.Deliver(&o)
+		a.failed = o
+		c.Deliver(a)
 		return
 	}
-	a.sys.Root.Send(a.replyTo, &o)
+	a.sys.Root.Send(a.replyTo, o)
 }
