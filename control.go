@@ -31,6 +31,7 @@ func (r *Registry) control(key string, ev state.EventKind) error {
 // the circuit keeps its state and counts (a failure-rate window of another
 // shape starts empty). Zero fields take their defaults, as in Register.
 // IgnoreTargetDown and IdleTimeout are fixed at Register and not changed.
+// It is a transition from the state to itself with reason "updated".
 func (r *Registry) Update(key string, s Settings) error {
 	s, err := s.withDefaults()
 	if err != nil {

@@ -22,6 +22,7 @@ const (
 	ReasonForcedOpen     = tactor.ReasonForcedOpen
 	ReasonForcedClosed   = tactor.ReasonForcedClosed
 	ReasonReset          = tactor.ReasonReset
+	ReasonUpdated        = tactor.ReasonUpdated
 )
 
 // Subscribe calls fn with every later transition of every key, in the order

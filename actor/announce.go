@@ -13,7 +13,7 @@ func (b *breaker) announce(e state.Effect, now time.Time) {
 	t := Transition{
 		Key: b.cfg.Key, From: e.From, To: e.To, At: now,
 		Reason: e.Reason, Failures: b.circuit.Failures,
-		Fresh: e.From == state.Closed && e.To == state.Open,
+		Fresh: e.From == state.Closed && e.To == state.Open && !manual(e.Reason),
 	}
 	switch {
 	case e.From == state.Closed:
@@ -33,6 +33,8 @@ func (b *breaker) logTransition(t Transition, gen state.Gen) {
 		zap.Int("failures", t.Failures), zap.Uint64("generation", gen.Seq),
 	}
 	switch {
+	case manual(t.Reason):
+		b.log.Info(manualMessages[t.Reason], fields...)
 	case t.To == state.Open && t.Fresh:
 		b.log.Warn("circuit opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
 	case t.To == state.Open:
@@ -44,4 +46,19 @@ func (b *breaker) logTransition(t Transition, gen state.Gen) {
 	default:
 		b.log.Info("circuit closed", append(fields, zap.Duration("open_for", t.OpenFor))...)
 	}
+}
+
+// manualMessages are the log lines of operator actions.
+var manualMessages = map[string]string{
+	ReasonForcedOpen:   "circuit forced open",
+	ReasonForcedClosed: "circuit forced closed",
+	ReasonReset:        "circuit reset",
+	ReasonUpdated:      "circuit settings updated",
+}
+
+// manual reports whether reason is an operator action rather than the
+// breaker's own decision.
+func manual(reason string) bool {
+	_, ok := manualMessages[reason]
+	return ok
 }

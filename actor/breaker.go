@@ -59,6 +59,8 @@ func (b *breaker) Receive(ctx actor.Context) {
 	case *Reconfigure:
 		b.rules = b.cfg.rules()
 		b.circuit.Reconfigure(b.rules.Circuit)
+		st := b.circuit.State
+		b.announce(state.Effect{Kind: state.Transition, Gen: b.circuit.Gen, From: st, To: st, Reason: ReasonUpdated}, time.Now())
 		b.publishRejecting()
 		m.Reply <- b.snapshot()
 	case *Crash:

@@ -33,6 +33,7 @@ const (
 	ReasonForcedClosed   = state.ReasonForcedClosed
 	ReasonReset          = state.ReasonReset
 	ReasonRestarted      = "restarted" // -> closed: the breaker crashed and restarted
+	ReasonUpdated        = "updated"   // unchanged state: Update gave the breaker new settings
 )
 
 // Listener is told what breakers do, after the fact. Its methods are called

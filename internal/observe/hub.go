@@ -206,8 +206,15 @@ func span(tr trace.Tracer, t tactor.Transition) {
 	s.End(trace.WithTimestamp(t.At))
 }
 
-// operation names a transition's span: a fresh trip is told apart from a re-trip.
+// operation names a transition's span: a fresh trip is told apart from a
+// re-trip, and an operator's action from the breaker's own decisions.
 func operation(t tactor.Transition) string {
+	switch t.Reason {
+	case tactor.ReasonForcedOpen, tactor.ReasonForcedClosed, tactor.ReasonUpdated:
+		return t.Reason // an operator's action, named as such
+	case tactor.ReasonReset:
+		return "manual_reset" // "reset" is a probe closing the circuit
+	}
 	switch {
 	case t.Reason == tactor.ReasonRestarted:
 		return "restart"

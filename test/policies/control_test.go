@@ -162,13 +162,14 @@ func TestUpdateAppliesFromTheNextCallAndKeepsState(t *testing.T) {
 			t.Fatalf("Update: %v", err)
 		}
 
-		// Then the state and the count are kept, with no transition
+		// Then the state and the count are kept, and the update is a
+		// transition from closed to closed with reason "updated"
 		wantCircuit(t, e.reg, "k", tripwire.Closed, 2)
-		tr.want(t)
+		tr.want(t, "closed->closed:updated")
 		// and the next failure trips it at the new threshold
 		_, _ = call(e.reg, "k", failOp)
 		wantCircuit(t, e.reg, "k", tripwire.Open, 3)
-		tr.want(t, "closed->open:threshold")
+		tr.want(t, "closed->closed:updated", "closed->open:threshold")
 
 		// When an open circuit is updated
 		retryAt := snapshot(t, e.reg, "k").RetryAt
