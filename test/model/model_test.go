@@ -144,7 +144,8 @@ type breakerModel struct {
 	retryAt        time.Time // the recovery timer is live exactly while state == Open
 	restarts       int
 
-	lastActive time.Time // the last admission or outcome, or the start
+	lastActive time.Time // the last start, admission or end of a call, or target down
+	watching   bool      // it watches its actor target
 	idleCheck  time.Time // when the next idle check is due; zero: none
 	passivated bool      // stopped for being idle; a call wakes it
 }
@@ -263,15 +264,34 @@ func (m *model) crash(key string) kind {
 }
 
 // started is a new incarnation of b starting (registered, restarted after a
-// crash, or woken): it is active now and arms its idle check; if it watches
-// a dead actor target, protoactor tells it at once and the circuit opens
-// (failures unchanged).
+// crash, or woken): it is active now, arms its idle check and watches its
+// actor target.
 func (m *model) started(b *breakerModel) {
 	b.passivated, b.lastActive = false, m.now
 	if b.s.idleTimeout > 0 {
 		b.idleCheck = m.now.Add(b.s.idleTimeout)
 	}
-	if b.s.target == deadTarget && !b.s.ignoreDown && b.state != tripwire.Open && b.forced == notForced {
+	m.watch(b)
+}
+
+// watch is the breaker watching its actor target (unless IgnoreTargetDown).
+// protoactor answers the watch of a dead target at once, and the breaker
+// then opens (target down) and stops watching until it forwards a call.
+func (m *model) watch(b *breakerModel) {
+	if b.s.target == funcTarget || b.s.ignoreDown {
+		return
+	}
+	b.watching = true
+	if b.s.target == deadTarget {
+		m.targetDown(b)
+	}
+}
+
+// targetDown opens b at once, failures unchanged, unless it is open or
+// forced; its dead target has no call waiting for a reply.
+func (m *model) targetDown(b *breakerModel) {
+	b.watching, b.lastActive = false, m.now
+	if b.state != tripwire.Open && b.forced == notForced {
 		m.trip(b, m.now)
 		m.tally["target down"]++
 	}
@@ -407,6 +427,11 @@ func (m *model) call(id int, key string, beh behaviour, ctxTimeout time.Duration
 		case b.s.target == actorTarget && beh.kind != hang:
 			c.lateAt = m.now.Add(beh.delay)
 		}
+		if !b.watching {
+			// Forwarding watches the target again first: a dead one opens
+			// the circuit before the call's own ErrTargetDown comes back.
+			m.watch(b)
+		}
 		if at, _ := c.end(); at.Equal(m.now) {
 			m.finish(c)
 		}
@@ -420,6 +445,7 @@ func (m *model) call(id int, key string, beh behaviour, ctxTimeout time.Duration
 func (m *model) cancel(c *callModel) {
 	b := c.b
 	m.answer(c, gotCanceled)
+	b.lastActive = m.now
 	m.tally["cancel"]++
 	if c.gen == b.gen && b.state == tripwire.HalfOpen && b.probes > 0 {
 		b.probes--
@@ -447,9 +473,7 @@ func (m *model) finish(c *callModel) {
 		c.res = gotPanic
 	}
 	m.tally[c.res.String()]++
-	if !timeout {
-		c.b.lastActive = at
-	}
+	c.b.lastActive = at // an answer or a timeout
 	m.record(c.b, c.gen, c.res == gotValue, at)
 }
 
