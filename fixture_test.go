@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // newSystem returns an actor system whose dead-letter throttle goroutine ends
@@ -25,14 +26,8 @@ func newSystem() *actor.ActorSystem {
 // the test ends. Use it in real-time tests only.
 func start(t *testing.T) (*tripwire.Registry, *actor.ActorSystem) {
 	t.Helper()
-	sys := newSystem()
-	reg, err := tripwire.Start(sys)
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		require.NoError(t, reg.Shutdown(context.Background()))
-		sys.Shutdown()
-	})
-	return reg, sys
+	sys := testkit.NewSystem(t)
+	return testkit.Start(t, sys), sys
 }
 
 var errBoom = errors.New("boom")

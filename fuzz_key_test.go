@@ -9,24 +9,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // fuzzRegistry returns one registry shared by every input of a fuzz target;
 // it is shut down when the fuzz target ends.
 func fuzzRegistry(f *testing.F) *tripwire.Registry {
 	f.Helper()
-	sys := newSystem()
-	reg, err := tripwire.Start(sys)
-	if err != nil {
-		f.Fatalf("Start: %v", err)
-	}
-	f.Cleanup(func() {
-		if err := reg.Shutdown(context.Background()); err != nil {
-			f.Errorf("Shutdown: %v", err)
-		}
-		sys.Shutdown()
-	})
-	return reg
+	return testkit.Start(f, testkit.NewSystem(f))
 }
 
 // okTarget answers every call at once.

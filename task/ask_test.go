@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/task"
 )
 
@@ -57,7 +58,7 @@ func TestAskOutcomes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+			testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 				// Given a target, live or dead
 				target := spawnTarget(sys)
 				if tt.dead {
@@ -80,7 +81,7 @@ func TestAskOutcomes(t *testing.T) {
 }
 
 func TestAskAbandonedIgnoresTheReply(t *testing.T) {
-	bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given an ask whose target holds the request
 		target, c := spawnTarget(sys), newCollector(sys)
 		a := task.NewAsk(sys, target, "hold", c.pid, "tok", nil)
@@ -96,7 +97,7 @@ func TestAskAbandonedIgnoresTheReply(t *testing.T) {
 }
 
 func TestAskHeldReplyIsReported(t *testing.T) {
-	bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given an ask whose target holds the request (the control for the
 		// abandoned case)
 		target, c := spawnTarget(sys), newCollector(sys)

@@ -1,34 +1,17 @@
 package task_test
 
 import (
-	"log/slog"
 	"testing"
-	"testing/synctest"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"go.uber.org/goleak"
 
+	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/task"
 )
 
 // TestMain fails the package if a worker or an actor goroutine outlives the tests.
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// bubble runs body in fake time with a quiet actor system created inside the
-// bubble, then lets protoactor's dead-letter throttle goroutine end.
-func bubble(t *testing.T, body func(t *testing.T, sys *actor.ActorSystem)) {
-	synctest.Test(t, func(t *testing.T) {
-		sys := actor.NewActorSystem(
-			actor.WithDeadLetterThrottleInterval(10*time.Millisecond),
-			actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }),
-		)
-		body(t, sys)
-		sys.Shutdown()
-		time.Sleep(time.Minute)
-		synctest.Wait()
-	})
-}
 
 // collector is a tiny actor that gathers the Outcomes sent to it.
 type collector struct {
@@ -63,15 +46,4 @@ func (c *collector) await(t *testing.T, n int) []*task.Outcome {
 
 // settled returns every Outcome received once all goroutines of the bubble
 // are idle, so nothing more can arrive.
-func (c *collector) settled() []*task.Outcome {
-	synctest.Wait()
-	var out []*task.Outcome
-	for {
-		select {
-		case o := <-c.got:
-			out = append(out, o)
-		default:
-			return out
-		}
-	}
-}
+func (c *collector) settled() []*task.Outcome { return testkit.Drain(c.got) }

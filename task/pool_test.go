@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/task"
 )
 
@@ -31,7 +32,7 @@ func closePool(t *testing.T, p *task.Pool) {
 }
 
 func TestPoolPanicIsOneFailedOutcome(t *testing.T) {
-	bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a pool and a function that panics
 		p, c := task.NewPool(sys), newCollector(sys)
 		defer closePool(t, p)
@@ -57,7 +58,7 @@ func TestPoolPanicIsOneFailedOutcome(t *testing.T) {
 }
 
 func TestPoolRunsEachJobExactlyOnce(t *testing.T) {
-	bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a pool and jobs of different lengths, submitted concurrently
 		p, c := task.NewPool(sys), newCollector(sys)
 		defer closePool(t, p)
@@ -107,7 +108,7 @@ func TestPoolContextCarriesDeadlineAndCancellation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+			testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 				// Given a caller context and a function that waits on its own
 				p, c := task.NewPool(sys), newCollector(sys)
 				defer closePool(t, p)
@@ -150,7 +151,7 @@ func TestPoolContextCarriesDeadlineAndCancellation(t *testing.T) {
 }
 
 func TestPoolCloseStopsIdleWorkers(t *testing.T) {
-	bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given three workers, each started by a job that was busy at the time
 		p, c := task.NewPool(sys), newCollector(sys)
 		release := make(chan struct{})
@@ -179,7 +180,7 @@ func TestPoolCloseStopsIdleWorkers(t *testing.T) {
 }
 
 func TestPoolWorkersIdleOut(t *testing.T) {
-	bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a pool whose one worker has just finished a job
 		p, c := task.NewPool(sys), newCollector(sys)
 		defer closePool(t, p)
@@ -201,7 +202,7 @@ func TestPoolWorkersIdleOut(t *testing.T) {
 }
 
 func TestPoolSubmitAfterClose(t *testing.T) {
-	bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a closed pool
 		p, c := task.NewPool(sys), newCollector(sys)
 		closePool(t, p)
@@ -241,7 +242,7 @@ func TestPoolClassifier(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+			testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 				// Given a job with the classifier
 				p, c := task.NewPool(sys), newCollector(sys)
 				defer closePool(t, p)

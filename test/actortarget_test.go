@@ -12,6 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // forecast asks the weather actor about a city.
@@ -44,9 +45,9 @@ func (w weather) Receive(ctx actor.Context) {
 	}
 }
 
-func spawnWeather(t *testing.T, e *env, served *atomic.Int64) *actor.PID {
+func spawnWeather(t *testing.T, e *testkit.Env, served *atomic.Int64) *actor.PID {
 	t.Helper()
-	pid, err := e.sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return weather{served} }), "weather")
+	pid, err := e.Sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return weather{served} }), "weather")
 	if err != nil {
 		t.Fatalf("spawn weather: %v", err)
 	}
@@ -54,7 +55,7 @@ func spawnWeather(t *testing.T, e *env, served *atomic.Int64) *actor.PID {
 }
 
 func TestActorTargetByNameSurvivesTheTargetBeingRespawned(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a weather actor and a breaker in front of it, addressed by name
 		var served atomic.Int64
@@ -62,34 +63,34 @@ func TestActorTargetByNameSurvivesTheTargetBeingRespawned(t *testing.T) {
 		// (IgnoreTargetDown: this test is about the name resolving to the
 		// respawned actor, not about the breaker opening when it dies; see
 		// the target-down scenarios for that)
-		register(t, e.reg, "weather", tripwire.ActorTarget(e.sys.NewLocalPID("weather")),
+		testkit.Register(t, e.Reg, "weather", tripwire.ActorTarget(e.Sys.NewLocalPID("weather")),
 			tripwire.Settings{Threshold: 3, IgnoreTargetDown: true})
-		if rep, err := tripwire.CallAs[*report](ctx, e.reg, "weather", &forecast{City: "Oslo"}); err != nil || rep.City != "Oslo" {
+		if rep, err := tripwire.CallAs[*report](ctx, e.Reg, "weather", &forecast{City: "Oslo"}); err != nil || rep.City != "Oslo" {
 			t.Fatalf("call before the stop: %+v, %v", rep, err)
 		}
 
 		// When the target actor is stopped
-		if err := e.sys.Root.StopFuture(pid).Wait(); err != nil {
+		if err := e.Sys.Root.StopFuture(pid).Wait(); err != nil {
 			t.Fatalf("stop weather: %v", err)
 		}
 		// Then a call gets ErrTargetDown at once, counted as a failure
 		start := time.Now()
-		if _, err := e.reg.Call(ctx, "weather", &forecast{City: "Oslo"}); !errors.Is(err, tripwire.ErrTargetDown) {
+		if _, err := e.Reg.Call(ctx, "weather", &forecast{City: "Oslo"}); !errors.Is(err, tripwire.ErrTargetDown) {
 			t.Errorf("call to the dead target: %v, want ErrTargetDown", err)
 		}
 		if d := time.Since(start); d != 0 {
 			t.Errorf("ErrTargetDown after %v, want at once", d)
 		}
-		wantCircuit(t, e.reg, "weather", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "weather", tripwire.Closed, 1)
 
 		// When it is spawned again under the same name
 		spawnWeather(t, e, &served)
 		// Then the same breaker reaches it, and the success resets the failures
-		rep, err := tripwire.CallAs[*report](ctx, e.reg, "weather", &forecast{City: "Bergen"})
+		rep, err := tripwire.CallAs[*report](ctx, e.Reg, "weather", &forecast{City: "Bergen"})
 		if err != nil || rep.City != "Bergen" || rep.TempC != len("Bergen") {
 			t.Errorf("call after the respawn: %+v, %v", rep, err)
 		}
-		wantCircuit(t, e.reg, "weather", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "weather", tripwire.Closed, 0)
 		if got := served.Load(); got != 2 {
 			t.Errorf("the weather actors served %d forecasts, want 2", got)
 		}
@@ -97,27 +98,27 @@ func TestActorTargetByNameSurvivesTheTargetBeingRespawned(t *testing.T) {
 }
 
 func TestErrorValueReplyIsTheCallsErrorAndAFailure(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker with threshold 2 in front of the weather actor
 		var served atomic.Int64
 		spawnWeather(t, e, &served)
-		register(t, e.reg, "weather", tripwire.ActorTarget(e.sys.NewLocalPID("weather")), tripwire.Settings{Threshold: 2})
+		testkit.Register(t, e.Reg, "weather", tripwire.ActorTarget(e.Sys.NewLocalPID("weather")), tripwire.Settings{Threshold: 2})
 
 		// When the actor replies with an error value
-		v, err := e.reg.Call(ctx, "weather", &forecast{City: "Atlantis"})
+		v, err := e.Reg.Call(ctx, "weather", &forecast{City: "Atlantis"})
 
 		// Then the call returns that error, with no value, and it counts as a failure
 		if !errors.Is(err, errNoSuchCity) || v != nil {
 			t.Fatalf("error reply: %v, %v; want nil and errNoSuchCity", v, err)
 		}
-		wantCircuit(t, e.reg, "weather", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "weather", tripwire.Closed, 1)
 		// and a second one opens the circuit
-		if _, err := e.reg.Call(ctx, "weather", &forecast{City: "Atlantis"}); !errors.Is(err, errNoSuchCity) {
+		if _, err := e.Reg.Call(ctx, "weather", &forecast{City: "Atlantis"}); !errors.Is(err, errNoSuchCity) {
 			t.Fatalf("second error reply: %v", err)
 		}
-		wantCircuit(t, e.reg, "weather", tripwire.Open, 2)
-		if _, err := e.reg.Call(ctx, "weather", &forecast{City: "Oslo"}); !errors.Is(err, tripwire.ErrOpen) {
+		testkit.WantCircuit(t, e.Reg, "weather", tripwire.Open, 2)
+		if _, err := e.Reg.Call(ctx, "weather", &forecast{City: "Oslo"}); !errors.Is(err, tripwire.ErrOpen) {
 			t.Errorf("call while open: %v, want ErrOpen", err)
 		}
 		if got := served.Load(); got != 2 {
@@ -127,11 +128,11 @@ func TestErrorValueReplyIsTheCallsErrorAndAFailure(t *testing.T) {
 }
 
 func TestRequestFromAnActorDeliversOneReplyPerRequest(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker (call timeout 2 s) in front of the weather actor
 		var served atomic.Int64
 		spawnWeather(t, e, &served)
-		register(t, e.reg, "weather", tripwire.ActorTarget(e.sys.NewLocalPID("weather")),
+		testkit.Register(t, e.Reg, "weather", tripwire.ActorTarget(e.Sys.NewLocalPID("weather")),
 			tripwire.Settings{Threshold: 10, CallTimeout: 2 * time.Second})
 		// and an actor that will Request 10 forecasts, one of them for a city
 		// the target never answers and one it answers with an error
@@ -141,20 +142,20 @@ func TestRequestFromAnActorDeliversOneReplyPerRequest(t *testing.T) {
 		}
 		limbo, atlantis := &forecast{City: "Limbo"}, &forecast{City: "Atlantis"}
 		msgs = append(msgs, limbo, atlantis)
-		pid, a := newAsker(e)
+		pid, a := testkit.NewAsker(e)
 
 		// When the actor sends its requests from inside its Receive (Atlantis
 		// last, once the others are answered: concurrent requests may reach
 		// the breaker in any order)
-		e.sys.Root.Send(pid, &requestAll{key: "weather", msgs: msgs[:9]})
+		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "weather", Msgs: msgs[:9]})
 		synctest.Wait()
-		e.sys.Root.Send(pid, &requestAll{key: "weather", msgs: msgs[9:]})
+		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "weather", Msgs: msgs[9:]})
 
 		// Then, long after every deadline, it has exactly one *tripwire.Reply per request
 		time.Sleep(time.Minute)
-		byReq := onePerRequest(t, msgs, a.received())
-		if len(a.refused) != 0 {
-			t.Errorf("Request refused: %v", <-a.refused)
+		byReq := onePerRequest(t, msgs, a.Received())
+		if len(a.Refused) != 0 {
+			t.Errorf("Request refused: %v", <-a.Refused)
 		}
 		// each with the answer to its own request
 		for _, m := range msgs[:8] {
@@ -173,6 +174,6 @@ func TestRequestFromAnActorDeliversOneReplyPerRequest(t *testing.T) {
 			t.Errorf("reply to Atlantis: %v, want errNoSuchCity", r.Err)
 		}
 		// and the timeout and the error reply both counted as failures
-		wantCircuit(t, e.reg, "weather", tripwire.Closed, 2)
+		testkit.WantCircuit(t, e.Reg, "weather", tripwire.Closed, 2)
 	})
 }

@@ -6,62 +6,63 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 func TestSlowCallDoesNotDelayAFastCallOnTheSameKey(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given one key whose target takes 3 s for a slow message and no time for a fast one
-		var s script
-		register(t, e.reg, "search", s.target(), tripwire.Settings{CallTimeout: 5 * time.Second})
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "search", s.Target(), tripwire.Settings{CallTimeout: 5 * time.Second})
 
 		// When a slow call is in the target
 		start := time.Now()
-		slow := goCall(ctx, e.reg, "search", op{Label: "slow", After: 3 * time.Second})
-		stillPending(t, slow, "the slow call")
+		slow := testkit.GoCall(ctx, e.Reg, "search", testkit.Op{Label: "slow", After: 3 * time.Second})
+		testkit.StillPending(t, slow, "the slow call")
 
 		// and a fast call is made after it
-		v, err := e.reg.Call(ctx, "search", op{Label: "fast"})
+		v, err := e.Reg.Call(ctx, "search", testkit.Op{Label: "fast"})
 
 		// Then the fast call returns its own answer with no fake time elapsed
-		if err != nil || v != answer("fast") {
-			t.Fatalf("fast call: %v, %v; want %q", v, err, answer("fast"))
+		if err != nil || v != testkit.Answer("fast") {
+			t.Fatalf("fast call: %v, %v; want %q", v, err, testkit.Answer("fast"))
 		}
 		if d := time.Since(start); d != 0 {
 			t.Errorf("fast call returned after %v behind a slow one, want at once", d)
 		}
 		// while the slow call is still running
-		stillPending(t, slow, "the slow call")
+		testkit.StillPending(t, slow, "the slow call")
 		// and the slow call gets its own answer after exactly 3 s
-		r := await(t, slow)
-		if r.err != nil || r.v != answer("slow") {
-			t.Errorf("slow call: %v, %v; want %q", r.v, r.err, answer("slow"))
+		r := testkit.Await(t, slow)
+		if r.Err != nil || r.V != testkit.Answer("slow") {
+			t.Errorf("slow call: %v, %v; want %q", r.V, r.Err, testkit.Answer("slow"))
 		}
-		if d := r.at.Sub(start); d != 3*time.Second {
+		if d := r.At.Sub(start); d != 3*time.Second {
 			t.Errorf("slow call took %v, want 3s", d)
 		}
-		wantCircuit(t, e.reg, "search", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "search", tripwire.Closed, 0)
 	})
 }
 
 func TestHungCallsDoNotDelayLaterCallsOnTheSameKey(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given one key with 20 calls hung in its target
-		var s script
-		register(t, e.reg, "search", s.target(), tripwire.Settings{Threshold: 100, CallTimeout: 30 * time.Second})
-		hung := make([]<-chan result, 20)
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "search", s.Target(), tripwire.Settings{Threshold: 100, CallTimeout: 30 * time.Second})
+		hung := make([]<-chan testkit.Result, 20)
 		for i := range hung {
-			hung[i] = goCall(ctx, e.reg, "search", op{Hang: true})
+			hung[i] = testkit.GoCall(ctx, e.Reg, "search", testkit.Op{Hang: true})
 		}
 		for _, ch := range hung {
-			stillPending(t, ch, "a hung call")
+			testkit.StillPending(t, ch, "a hung call")
 		}
 
 		// When 20 fast calls are made one after another
 		start := time.Now()
 		for i := range 20 {
-			if _, err := e.reg.Call(ctx, "search", op{Label: "fast"}); err != nil {
+			if _, err := e.Reg.Call(ctx, "search", testkit.Op{Label: "fast"}); err != nil {
 				t.Fatalf("fast call %d: %v", i, err)
 			}
 		}
@@ -70,13 +71,13 @@ func TestHungCallsDoNotDelayLaterCallsOnTheSameKey(t *testing.T) {
 		if d := time.Since(start); d != 0 {
 			t.Errorf("20 fast calls took %v behind 20 hung ones, want no time", d)
 		}
-		if snap := snapshot(t, e.reg, "search"); snap.InFlight != 20 {
+		if snap := testkit.Snapshot(t, e.Reg, "search"); snap.InFlight != 20 {
 			t.Errorf("InFlight = %d, want the 20 hung calls", snap.InFlight)
 		}
 		// and the hung calls time out at their deadline
 		for _, ch := range hung {
-			if r := await(t, ch); r.at.Sub(start) != 30*time.Second {
-				t.Errorf("hung call answered after %v (%v), want its 30s deadline", r.at.Sub(start), r.err)
+			if r := testkit.Await(t, ch); r.At.Sub(start) != 30*time.Second {
+				t.Errorf("hung call answered after %v (%v), want its 30s deadline", r.At.Sub(start), r.Err)
 			}
 		}
 	})

@@ -8,113 +8,114 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 func TestCrashWhileOpenRestartsClosedAndForgetsTheOldTimer(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker (threshold 1, open timeout 10 s) with three calls hung in its target
-		var s script
-		register(t, e.reg, "geo", s.target(), tripwire.Settings{
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "geo", s.Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: 30 * time.Second,
 		})
 		start := time.Now()
-		hung := make([]<-chan result, 3)
+		hung := make([]<-chan testkit.Result, 3)
 		for i := range hung {
-			hung[i] = goCall(ctx, e.reg, "geo", op{Hang: true})
+			hung[i] = testkit.GoCall(ctx, e.Reg, "geo", testkit.Op{Hang: true})
 		}
 		for _, ch := range hung {
-			stillPending(t, ch, "a hung call")
+			testkit.StillPending(t, ch, "a hung call")
 		}
 		// and a failure that opened it at 0 s, so its recovery timer is due at 10 s
-		if _, err := e.reg.Call(ctx, "geo", op{Fail: true}); !errors.Is(err, errTarget) {
+		if _, err := e.Reg.Call(ctx, "geo", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("tripping call: %v", err)
 		}
-		wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+		testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
 
 		// When the breaker crashes at 2 s
 		time.Sleep(2 * time.Second)
 		crashedAt := time.Now()
-		if err := e.reg.Crash("geo"); err != nil {
+		if err := e.Reg.Crash("geo"); err != nil {
 			t.Fatalf("Crash: %v", err)
 		}
 
 		// Then it is back closed with 0 failures and one restart
-		if snap := wantCircuit(t, e.reg, "geo", tripwire.Closed, 0); snap.Restarts != 1 || snap.InFlight != 0 {
+		if snap := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Closed, 0); snap.Restarts != 1 || snap.InFlight != 0 {
 			t.Errorf("after the crash: Restarts=%d InFlight=%d, want 1 and 0", snap.Restarts, snap.InFlight)
 		}
 		// and every call it had in flight got ErrBreakerRestarted at once
 		for i, ch := range hung {
-			r := await(t, ch)
-			if !errors.Is(r.err, tripwire.ErrBreakerRestarted) || !r.at.Equal(crashedAt) {
+			r := testkit.Await(t, ch)
+			if !errors.Is(r.Err, tripwire.ErrBreakerRestarted) || !r.At.Equal(crashedAt) {
 				t.Errorf("hung call %d: %v after %v; want ErrBreakerRestarted at the crash (%v)",
-					i, r.err, r.at.Sub(start), crashedAt.Sub(start))
+					i, r.Err, r.At.Sub(start), crashedAt.Sub(start))
 			}
 		}
 
 		// When it trips again at 5 s, so the new timer is due at 15 s
 		time.Sleep(3 * time.Second)
-		if _, err := e.reg.Call(ctx, "geo", op{Fail: true}); !errors.Is(err, errTarget) {
+		if _, err := e.Reg.Call(ctx, "geo", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("second tripping call: %v", err)
 		}
-		snap := wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+		snap := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
 		if want := start.Add(15 * time.Second); !snap.RetryAt.Equal(want) {
 			t.Errorf("RetryAt = +%v, want +15s", snap.RetryAt.Sub(start))
 		}
 
 		// Then at the old timer's due time (10 s) it is still open
 		time.Sleep(start.Add(10*time.Second + time.Millisecond).Sub(time.Now()))
-		wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+		testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
 		time.Sleep(start.Add(15*time.Second - time.Nanosecond).Sub(time.Now()))
-		wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+		testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
 		// and it half-opens only at the new due time
 		time.Sleep(2 * time.Nanosecond)
-		wantCircuit(t, e.reg, "geo", tripwire.HalfOpen, 1)
-		if v, err := e.reg.Call(ctx, "geo", op{Label: "probe"}); err != nil || v != answer("probe") {
+		testkit.WantCircuit(t, e.Reg, "geo", tripwire.HalfOpen, 1)
+		if v, err := e.Reg.Call(ctx, "geo", testkit.Op{Label: "probe"}); err != nil || v != testkit.Answer("probe") {
 			t.Errorf("probe: %v, %v", v, err)
 		}
-		wantCircuit(t, e.reg, "geo", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "geo", tripwire.Closed, 0)
 	})
 }
 
 func TestFiftyCrashesInARowLeaveTheKeyWorking(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a working key (protoactor alone would stop a breaker that
 		// crashes more than 10 times in 10 s)
-		var s script
-		register(t, e.reg, "flaky", s.target(), tripwire.Settings{})
-		if _, err := e.reg.Call(ctx, "flaky", op{Label: "before"}); err != nil {
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "flaky", s.Target(), tripwire.Settings{})
+		if _, err := e.Reg.Call(ctx, "flaky", testkit.Op{Label: "before"}); err != nil {
 			t.Fatalf("call before the crashes: %v", err)
 		}
 
 		// When its breaker crashes 50 times in a row, with no time passing
 		for i := range 50 {
-			if err := e.reg.Crash("flaky"); err != nil {
+			if err := e.Reg.Crash("flaky"); err != nil {
 				t.Fatalf("crash %d: %v", i+1, err)
 			}
 		}
 
 		// Then the key is still registered and works
-		if keys := e.reg.Keys(); !slices.Contains(keys, "flaky") {
+		if keys := e.Reg.Keys(); !slices.Contains(keys, "flaky") {
 			t.Fatalf("Keys() = %v after 50 crashes", keys)
 		}
-		if v, err := e.reg.Call(ctx, "flaky", op{Label: "after"}); err != nil || v != answer("after") {
+		if v, err := e.Reg.Call(ctx, "flaky", testkit.Op{Label: "after"}); err != nil || v != testkit.Answer("after") {
 			t.Fatalf("call after 50 crashes: %v, %v", v, err)
 		}
 		// and its snapshot counts every crash, closed with no failures
-		if snap := wantCircuit(t, e.reg, "flaky", tripwire.Closed, 0); snap.Restarts != 50 {
+		if snap := testkit.WantCircuit(t, e.Reg, "flaky", tripwire.Closed, 0); snap.Restarts != 50 {
 			t.Errorf("Restarts = %d, want 50", snap.Restarts)
 		}
 	})
 }
 
 func TestCallsDuringACrashStormEachGetOneReply(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a key whose target answers after 1 ms
-		var s script
-		register(t, e.reg, "storm", s.target(), tripwire.Settings{})
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "storm", s.Target(), tripwire.Settings{})
 
 		// When 30 crashes hit its breaker, one every 2 ms, while 100 calls
 		// arrive one every 0.5 ms
@@ -123,27 +124,27 @@ func TestCallsDuringACrashStormEachGetOneReply(t *testing.T) {
 			defer close(storm)
 			for range 30 {
 				time.Sleep(2 * time.Millisecond)
-				if err := e.reg.Crash("storm"); err != nil {
+				if err := e.Reg.Crash("storm"); err != nil {
 					storm <- err
 					return
 				}
 			}
 		}()
-		calls := make([]<-chan result, 100)
+		calls := make([]<-chan testkit.Result, 100)
 		for i := range calls {
-			calls[i] = goCall(ctx, e.reg, "storm", op{Label: "c", After: time.Millisecond})
+			calls[i] = testkit.GoCall(ctx, e.Reg, "storm", testkit.Op{Label: "c", After: time.Millisecond})
 			time.Sleep(500 * time.Microsecond)
 		}
 
 		// Then every call gets one answer: its own, or ErrBreakerRestarted
 		ok := 0
 		for i, ch := range calls {
-			switch r := await(t, ch); {
-			case r.err == nil && r.v == answer("c"):
+			switch r := testkit.Await(t, ch); {
+			case r.Err == nil && r.V == testkit.Answer("c"):
 				ok++
-			case errors.Is(r.err, tripwire.ErrBreakerRestarted):
+			case errors.Is(r.Err, tripwire.ErrBreakerRestarted):
 			default:
-				t.Errorf("call %d: %v, %v", i, r.v, r.err)
+				t.Errorf("call %d: %v, %v", i, r.V, r.Err)
 			}
 		}
 		if err := <-storm; err != nil {
@@ -153,7 +154,7 @@ func TestCallsDuringACrashStormEachGetOneReply(t *testing.T) {
 			t.Errorf("no call succeeded during the storm")
 		}
 		// and the breaker ends closed with every crash counted
-		if snap := wantCircuit(t, e.reg, "storm", tripwire.Closed, 0); snap.Restarts != 30 || snap.InFlight != 0 {
+		if snap := testkit.WantCircuit(t, e.Reg, "storm", tripwire.Closed, 0); snap.Restarts != 30 || snap.InFlight != 0 {
 			t.Errorf("Restarts=%d InFlight=%d, want 30 and 0", snap.Restarts, snap.InFlight)
 		}
 	})

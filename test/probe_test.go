@@ -9,73 +9,74 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 func TestHalfOpenLetsExactlyOneOfTenConcurrentCallersProbe(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker with threshold 1 and a 10 s open timeout
-		var s script
-		register(t, e.reg, "db", s.target(), tripwire.Settings{
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "db", s.Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: 5 * time.Second,
 		})
 		// and one failure that opened it
-		if _, err := e.reg.Call(ctx, "db", op{Label: "trip", Fail: true}); !errors.Is(err, errTarget) {
+		if _, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "trip", Fail: true}); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("tripping call: err = %v, want the target's error", err)
 		}
-		wantCircuit(t, e.reg, "db", tripwire.Open, 1)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 1)
 
 		// When the open timeout passes, the breaker half-opens by itself:
 		// still open a nanosecond before, half-open a nanosecond after.
 		time.Sleep(10*time.Second - time.Nanosecond)
-		wantCircuit(t, e.reg, "db", tripwire.Open, 1)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 1)
 		time.Sleep(2 * time.Nanosecond)
-		wantCircuit(t, e.reg, "db", tripwire.HalfOpen, 1)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 1)
 
 		// When 10 callers call at once, and the target takes 1 s to answer
-		before := s.calls.Load()
+		before := s.Calls.Load()
 		start := time.Now()
 		gate := make(chan struct{})
-		calls := make([]<-chan result, 10)
+		calls := make([]<-chan testkit.Result, 10)
 		for i := range calls {
-			calls[i] = goCallAfter(ctx, gate, e.reg, "db", op{Label: fmt.Sprint("caller-", i), After: time.Second})
+			calls[i] = testkit.GoCallAfter(ctx, gate, e.Reg, "db", testkit.Op{Label: fmt.Sprint("caller-", i), After: time.Second})
 		}
 		synctest.Wait() // all ten are lined up
 		close(gate)
 
 		// Then exactly one of them reaches the target
-		var probe result
+		var probe testkit.Result
 		probes, rejected := 0, 0
 		for i, ch := range calls {
-			r := await(t, ch)
+			r := testkit.Await(t, ch)
 			switch {
-			case r.err == nil:
+			case r.Err == nil:
 				probes++
 				probe = r
-				if r.v != answer(fmt.Sprint("caller-", i)) {
-					t.Errorf("probe got %v, want its own answer", r.v)
+				if r.V != testkit.Answer(fmt.Sprint("caller-", i)) {
+					t.Errorf("probe got %v, want its own answer", r.V)
 				}
-			case errors.Is(r.err, tripwire.ErrOpen):
+			case errors.Is(r.Err, tripwire.ErrOpen):
 				rejected++
 				// and the other nine get ErrOpen at once
-				if d := r.at.Sub(start); d != 0 {
+				if d := r.At.Sub(start); d != 0 {
 					t.Errorf("ErrOpen after %v, want at once", d)
 				}
 			default:
-				t.Errorf("caller %d: unexpected error %v", i, r.err)
+				t.Errorf("caller %d: unexpected error %v", i, r.Err)
 			}
 		}
-		if got := s.calls.Load() - before; got != 1 {
+		if got := s.Calls.Load() - before; got != 1 {
 			t.Errorf("target invoked %d times by 10 half-open callers, want 1", got)
 		}
 		if probes != 1 || rejected != 9 {
 			t.Errorf("%d probes and %d ErrOpen, want 1 and 9", probes, rejected)
 		}
-		if d := probe.at.Sub(start); d != time.Second {
+		if d := probe.At.Sub(start); d != time.Second {
 			t.Errorf("probe answered after %v, want the target's 1s", d)
 		}
 		// and the probe's success closes the circuit with no failures
-		snap := wantCircuit(t, e.reg, "db", tripwire.Closed, 0)
+		snap := testkit.WantCircuit(t, e.Reg, "db", tripwire.Closed, 0)
 		if snap.InFlight != 0 {
 			t.Errorf("InFlight = %d after every call answered", snap.InFlight)
 		}
@@ -83,36 +84,36 @@ func TestHalfOpenLetsExactlyOneOfTenConcurrentCallersProbe(t *testing.T) {
 }
 
 func TestFailedProbeReopensAndRestartsTheTimerFromThatMoment(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker (threshold 2, open timeout 10 s) opened by two failures
-		var s script
-		register(t, e.reg, "db", s.target(), tripwire.Settings{
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "db", s.Target(), tripwire.Settings{
 			Threshold: 2, OpenTimeout: 10 * time.Second, CallTimeout: 5 * time.Second,
 		})
 		for range 2 {
-			_, _ = e.reg.Call(ctx, "db", op{Fail: true})
+			_, _ = e.Reg.Call(ctx, "db", testkit.Op{Fail: true})
 		}
-		wantCircuit(t, e.reg, "db", tripwire.Open, 2)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 2)
 		// and then half-open, left without traffic for an hour: it stays half-open
 		time.Sleep(time.Hour)
-		wantCircuit(t, e.reg, "db", tripwire.HalfOpen, 2)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 2)
 
 		// When the probe fails after 2 s in the target
-		r := await(t, goCall(ctx, e.reg, "db", op{Label: "probe", After: 2 * time.Second, Fail: true}))
-		if !errors.Is(r.err, errTarget) {
-			t.Fatalf("probe: err = %v, want the target's error", r.err)
+		r := testkit.Await(t, testkit.GoCall(ctx, e.Reg, "db", testkit.Op{Label: "probe", After: 2 * time.Second, Fail: true}))
+		if !errors.Is(r.Err, testkit.ErrTarget) {
+			t.Fatalf("probe: err = %v, want the target's error", r.Err)
 		}
 		failedAt := time.Now()
 
 		// Then the circuit is open again, with the timer restarted from the failure
-		snap := wantCircuit(t, e.reg, "db", tripwire.Open, 3)
+		snap := testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 3)
 		if !snap.OpenedAt.Equal(failedAt) || !snap.RetryAt.Equal(failedAt.Add(10*time.Second)) {
 			t.Errorf("OpenedAt=%v RetryAt=%v; want %v and 10s later", snap.OpenedAt, snap.RetryAt, failedAt)
 		}
 		time.Sleep(10*time.Second - time.Nanosecond)
-		wantCircuit(t, e.reg, "db", tripwire.Open, 3)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 3)
 		time.Sleep(2 * time.Nanosecond)
-		wantCircuit(t, e.reg, "db", tripwire.HalfOpen, 3)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 3)
 	})
 }

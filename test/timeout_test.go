@@ -7,18 +7,19 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 func TestHungTargetTimesOutExactlyAtCallTimeout(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker with a 2 s call timeout in front of a target that hangs
-		var s script
-		register(t, e.reg, "slow", s.target(), tripwire.Settings{Threshold: 5, CallTimeout: 2 * time.Second})
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "slow", s.Target(), tripwire.Settings{Threshold: 5, CallTimeout: 2 * time.Second})
 
 		// When a call is made
 		start := time.Now()
-		_, err := e.reg.Call(ctx, "slow", op{Hang: true})
+		_, err := e.Reg.Call(ctx, "slow", testkit.Op{Hang: true})
 
 		// Then it returns ErrTimeout (also context.DeadlineExceeded) exactly at the deadline
 		if !errors.Is(err, tripwire.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
@@ -28,23 +29,23 @@ func TestHungTargetTimesOutExactlyAtCallTimeout(t *testing.T) {
 			t.Errorf("hung call returned after %v, want exactly 2s", d)
 		}
 		// and it counts as one failure, also after the target's late answer
-		wantCircuit(t, e.reg, "slow", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 1)
 		time.Sleep(time.Second)
-		wantCircuit(t, e.reg, "slow", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 1)
 	})
 }
 
 func TestEarlierContextDeadlineWinsOverCallTimeout(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 5 s call timeout in front of a target that hangs
-		var s script
-		register(t, e.reg, "slow", s.target(), tripwire.Settings{CallTimeout: 5 * time.Second})
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "slow", s.Target(), tripwire.Settings{CallTimeout: 5 * time.Second})
 
 		// When a call is made with a context that ends in 500 ms
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		defer cancel()
 		start := time.Now()
-		_, err := e.reg.Call(ctx, "slow", op{Hang: true})
+		_, err := e.Reg.Call(ctx, "slow", testkit.Op{Hang: true})
 
 		// Then it returns ErrTimeout after 500 ms, counted as a failure
 		if !errors.Is(err, tripwire.ErrTimeout) {
@@ -53,23 +54,23 @@ func TestEarlierContextDeadlineWinsOverCallTimeout(t *testing.T) {
 		if d := time.Since(start); d != 500*time.Millisecond {
 			t.Errorf("call returned after %v, want the context's 500ms", d)
 		}
-		wantCircuit(t, e.reg, "slow", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 1)
 	})
 }
 
 func TestCancelledCallerReturnsAtOnceAndCountsNeitherWay(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with threshold 2 and one failure counted (so a
 		// cancel counted as a failure would open it, and as a success would
 		// reset it), with a call hung in its target
-		var s script
-		register(t, e.reg, "slow", s.target(), tripwire.Settings{Threshold: 2, CallTimeout: 30 * time.Second})
-		if _, err := e.reg.Call(context.Background(), "slow", op{Fail: true}); !errors.Is(err, errTarget) {
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "slow", s.Target(), tripwire.Settings{Threshold: 2, CallTimeout: 30 * time.Second})
+		if _, err := e.Reg.Call(context.Background(), "slow", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("first failure: %v", err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		call := goCall(ctx, e.reg, "slow", op{Hang: true})
-		stillPending(t, call, "the hung call")
+		call := testkit.GoCall(ctx, e.Reg, "slow", testkit.Op{Hang: true})
+		testkit.StillPending(t, call, "the hung call")
 		time.Sleep(time.Second)
 
 		// When the caller cancels its context
@@ -77,58 +78,58 @@ func TestCancelledCallerReturnsAtOnceAndCountsNeitherWay(t *testing.T) {
 		cancel()
 
 		// Then the call returns context.Canceled at once
-		r := await(t, call)
-		if !errors.Is(r.err, context.Canceled) || errors.Is(r.err, tripwire.ErrTimeout) {
-			t.Errorf("cancelled call: %v, want context.Canceled", r.err)
+		r := testkit.Await(t, call)
+		if !errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, tripwire.ErrTimeout) {
+			t.Errorf("cancelled call: %v, want context.Canceled", r.Err)
 		}
-		if !r.at.Equal(cancelledAt) {
-			t.Errorf("cancelled call returned %v after the cancel, want at once", r.at.Sub(cancelledAt))
+		if !r.At.Equal(cancelledAt) {
+			t.Errorf("cancelled call returned %v after the cancel, want at once", r.At.Sub(cancelledAt))
 		}
 		// and it counts neither way: the failures are unchanged, now and
 		// after the target's late answer
-		if snap := wantCircuit(t, e.reg, "slow", tripwire.Closed, 1); snap.InFlight != 0 {
+		if snap := testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 1); snap.InFlight != 0 {
 			t.Errorf("InFlight = %d after the cancel", snap.InFlight)
 		}
 		time.Sleep(time.Minute)
-		wantCircuit(t, e.reg, "slow", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 1)
 	})
 }
 
 func TestCancelledProbeFreesTheHalfOpenPermit(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		bg := context.Background()
 		// Given a half-open breaker (threshold 1, open timeout 10 s)
-		var s script
-		register(t, e.reg, "slow", s.target(), tripwire.Settings{
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "slow", s.Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: 30 * time.Second,
 		})
-		_, _ = e.reg.Call(bg, "slow", op{Fail: true})
+		_, _ = e.Reg.Call(bg, "slow", testkit.Op{Fail: true})
 		time.Sleep(10*time.Second + time.Millisecond)
-		wantCircuit(t, e.reg, "slow", tripwire.HalfOpen, 1)
+		testkit.WantCircuit(t, e.Reg, "slow", tripwire.HalfOpen, 1)
 		// and its probe hung in the target, holding the only permit
 		ctx, cancel := context.WithCancel(bg)
 		defer cancel()
-		probe := goCall(ctx, e.reg, "slow", op{Hang: true})
-		stillPending(t, probe, "the probe")
-		if _, err := e.reg.Call(bg, "slow", op{Label: "beside"}); !errors.Is(err, tripwire.ErrOpen) {
+		probe := testkit.GoCall(ctx, e.Reg, "slow", testkit.Op{Hang: true})
+		testkit.StillPending(t, probe, "the probe")
+		if _, err := e.Reg.Call(bg, "slow", testkit.Op{Label: "beside"}); !errors.Is(err, tripwire.ErrOpen) {
 			t.Fatalf("call beside the probe: %v, want ErrOpen", err)
 		}
-		before := s.calls.Load()
+		before := s.Calls.Load()
 
 		// When the probe's caller cancels
 		cancel()
-		if r := await(t, probe); !errors.Is(r.err, context.Canceled) {
-			t.Errorf("cancelled probe: %v, want context.Canceled", r.err)
+		if r := testkit.Await(t, probe); !errors.Is(r.Err, context.Canceled) {
+			t.Errorf("cancelled probe: %v, want context.Canceled", r.Err)
 		}
 		// Then the circuit is still half-open with its failures unchanged
-		wantCircuit(t, e.reg, "slow", tripwire.HalfOpen, 1)
+		testkit.WantCircuit(t, e.Reg, "slow", tripwire.HalfOpen, 1)
 		// and the next call is forwarded as the new probe, whose success closes it
-		if v, err := e.reg.Call(bg, "slow", op{Label: "next"}); err != nil || v != answer("next") {
+		if v, err := e.Reg.Call(bg, "slow", testkit.Op{Label: "next"}); err != nil || v != testkit.Answer("next") {
 			t.Errorf("call after the cancelled probe: %v, %v; want it forwarded", v, err)
 		}
-		if got := s.calls.Load() - before; got != 1 {
+		if got := s.Calls.Load() - before; got != 1 {
 			t.Errorf("target invoked %d times after the cancel, want 1", got)
 		}
-		wantCircuit(t, e.reg, "slow", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 0)
 	})
 }

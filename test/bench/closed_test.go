@@ -5,23 +5,24 @@ import (
 	"testing"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // setupClosedActor returns a registry with key "echo": a closed breaker in
 // front of an echo actor.
 func setupClosedActor(tb testing.TB) *tripwire.Registry {
-	sys := newSystem(tb)
+	sys := testkit.NewSystem(tb)
 	pid := spawnEcho(tb, sys)
-	reg := newRegistry(tb, sys)
-	register(tb, reg, "echo", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: callTimeout})
+	reg := testkit.Start(tb, sys)
+	testkit.Register(tb, reg, "echo", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: callTimeout})
 	return reg
 }
 
 // setupClosedFunc returns a registry with key "echo": a closed breaker in
 // front of a function that returns its message.
 func setupClosedFunc(tb testing.TB) *tripwire.Registry {
-	reg := newRegistry(tb, newSystem(tb))
-	register(tb, reg, "echo", tripwire.FuncTarget(echoFunc), tripwire.Settings{CallTimeout: callTimeout})
+	reg := testkit.Start(tb, testkit.NewSystem(tb))
+	testkit.Register(tb, reg, "echo", tripwire.FuncTarget(echoFunc), tripwire.Settings{CallTimeout: callTimeout})
 	return reg
 }
 

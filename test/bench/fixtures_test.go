@@ -8,6 +8,7 @@ import (
 	"github.com/sony/gobreaker/v2"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // The benchmarks are only comparable if each setup is in the state it
@@ -36,7 +37,7 @@ func TestClosedSetupsAnswerTheMessage(t *testing.T) {
 
 func TestRequestFutureSetupAnswersTheMessage(t *testing.T) {
 	// Given an echo actor
-	sys := newSystem(t)
+	sys := testkit.NewSystem(t)
 	pid := spawnEcho(t, sys)
 	// When it is asked directly and through a closed gobreaker
 	v, err := ask(sys, pid)

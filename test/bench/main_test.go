@@ -11,8 +11,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"go.uber.org/goleak"
-
-	"github.com/tripwire-go/tripwire"
 )
 
 func TestMain(m *testing.M) {
@@ -29,15 +27,6 @@ type ping struct{ n int }
 
 var msg = &ping{n: 1}
 
-// newSystem returns an actor system whose dead-letter throttle goroutine
-// ends, and stops it when the benchmark ends.
-func newSystem(tb testing.TB) *actor.ActorSystem {
-	tb.Helper()
-	sys := tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
-	tb.Cleanup(sys.Shutdown)
-	return sys
-}
-
 // spawnEcho starts an actor that answers every *ping with the same *ping.
 func spawnEcho(tb testing.TB, sys *actor.ActorSystem) *actor.PID {
 	tb.Helper()
@@ -52,29 +41,6 @@ func spawnEcho(tb testing.TB, sys *actor.ActorSystem) *actor.PID {
 		}
 	})
 	return pid
-}
-
-// newRegistry starts a registry on sys and shuts it down when the benchmark
-// ends (cleanups run last-in first-out: before the system stops).
-func newRegistry(tb testing.TB, sys *actor.ActorSystem) *tripwire.Registry {
-	tb.Helper()
-	reg, err := tripwire.Start(sys)
-	if err != nil {
-		tb.Fatalf("Start: %v", err)
-	}
-	tb.Cleanup(func() {
-		if err := reg.Shutdown(context.Background()); err != nil {
-			tb.Errorf("Shutdown: %v", err)
-		}
-	})
-	return reg
-}
-
-func register(tb testing.TB, reg *tripwire.Registry, key string, t tripwire.Target, s tripwire.Settings) {
-	tb.Helper()
-	if err := reg.Register(key, t, s); err != nil {
-		tb.Fatalf("Register(%q): %v", key, err)
-	}
 }
 
 // echoFunc is the function target: it returns its message.

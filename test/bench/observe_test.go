@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // The cost of observability on the call path: the same Call with no
@@ -64,17 +64,7 @@ func obsRegistry(tb testing.TB, v obsVariant) (*tripwire.Registry, *metric.Manua
 	if v.tracer {
 		opts = append(opts, tripwire.WithTracerProvider(sdktrace.NewTracerProvider()))
 	}
-	sys := tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
-	reg, err := tripwire.Start(sys, opts...)
-	if err != nil {
-		tb.Fatalf("Start: %v", err)
-	}
-	tb.Cleanup(func() {
-		if err := reg.Shutdown(context.Background()); err != nil {
-			tb.Errorf("Shutdown: %v", err)
-		}
-		sys.Shutdown()
-	})
+	reg := testkit.Start(tb, testkit.NewSystem(tb), opts...)
 	return reg, reader
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/sony/gobreaker/v2"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 var errBoom = errors.New("boom")
@@ -16,9 +17,9 @@ var errBoom = errors.New("boom")
 // setupOpen returns a registry whose key "down" is open: threshold 1, one
 // failed call, and a recovery timeout far longer than the benchmark.
 func setupOpen(tb testing.TB) *tripwire.Registry {
-	reg := newRegistry(tb, newSystem(tb))
+	reg := testkit.Start(tb, testkit.NewSystem(tb))
 	fail := func(context.Context, any) (any, error) { return nil, errBoom }
-	register(tb, reg, "down", tripwire.FuncTarget(fail),
+	testkit.Register(tb, reg, "down", tripwire.FuncTarget(fail),
 		tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour, CallTimeout: callTimeout})
 	if _, err := reg.Call(context.Background(), "down", msg); !errors.Is(err, errBoom) {
 		tb.Fatalf("tripping call: got %v, want %v", err, errBoom)

@@ -5,6 +5,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/sony/gobreaker/v2"
+
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // parallelism * GOMAXPROCS callers run in the parallel benchmarks: 16 on the
@@ -19,7 +21,7 @@ func ask(sys *actor.ActorSystem, pid *actor.PID) (any, error) {
 // BenchmarkRequestFuture: a plain protoactor request to the same kind of
 // echo actor: the floor for an actor target.
 func BenchmarkRequestFuture(b *testing.B) {
-	sys := newSystem(b)
+	sys := testkit.NewSystem(b)
 	pid := spawnEcho(b, sys)
 	for b.Loop() {
 		v, err := ask(sys, pid)
@@ -29,7 +31,7 @@ func BenchmarkRequestFuture(b *testing.B) {
 
 // BenchmarkRequestFutureParallel: the floor with many callers on one actor.
 func BenchmarkRequestFutureParallel(b *testing.B) {
-	sys := newSystem(b)
+	sys := testkit.NewSystem(b)
 	pid := spawnEcho(b, sys)
 	b.SetParallelism(parallelism)
 	b.ResetTimer()
@@ -44,7 +46,7 @@ func BenchmarkRequestFutureParallel(b *testing.B) {
 // BenchmarkGobreakerRequestFuture: sony/gobreaker v2 around the same
 // RequestFuture, closed: what a user would write instead of Tripwire.
 func BenchmarkGobreakerRequestFuture(b *testing.B) {
-	sys := newSystem(b)
+	sys := testkit.NewSystem(b)
 	pid := spawnEcho(b, sys)
 	cb := gobreaker.NewCircuitBreaker[any](gobreaker.Settings{Name: "echo"})
 	req := func() (any, error) { return ask(sys, pid) }

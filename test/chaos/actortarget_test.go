@@ -10,17 +10,18 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // spawnTarget starts the script's echo actor as name and puts a breaker in front of it.
-func spawnTarget(t *testing.T, e *env, s *chaos.Script, name string, set tripwire.Settings) *actor.PID {
+func spawnTarget(t *testing.T, e *testkit.Env, s *chaos.Script, name string, set tripwire.Settings) *actor.PID {
 	t.Helper()
-	pid, err := s.Spawn(e.sys, name)
+	pid, err := s.Spawn(e.Sys, name)
 	if err != nil {
 		t.Fatalf("Spawn(%q): %v", name, err)
 	}
-	register(t, e.reg, name, tripwire.ActorTarget(pid), set)
+	testkit.Register(t, e.Reg, name, tripwire.ActorTarget(pid), set)
 	return pid
 }
 
@@ -28,12 +29,12 @@ func spawnTarget(t *testing.T, e *env, s *chaos.Script, name string, set tripwir
 var roomy = tripwire.Settings{Threshold: 100, CallTimeout: time.Second}
 
 func TestActorTargetAnswersFailsAndRepliesErrorValues(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given an actor target with an inner that refuses "nope"
 		s := chaos.New()
 		errNope := errors.New("nope")
-		pid, err := e.sys.Root.SpawnNamed(s.Props(func(_ context.Context, msg any) (any, error) {
+		pid, err := e.Sys.Root.SpawnNamed(s.Props(func(_ context.Context, msg any) (any, error) {
 			if msg == "nope" {
 				return nil, errNope
 			}
@@ -42,23 +43,23 @@ func TestActorTargetAnswersFailsAndRepliesErrorValues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		register(t, e.reg, "svc", tripwire.ActorTarget(pid), roomy)
+		testkit.Register(t, e.Reg, "svc", tripwire.ActorTarget(pid), roomy)
 		// When it is healthy, Then it answers with inner's value
-		if v, err := e.reg.Call(ctx, "svc", "hi"); v != "re:hi" || err != nil {
+		if v, err := e.Reg.Call(ctx, "svc", "hi"); v != "re:hi" || err != nil {
 			t.Fatalf("healthy: %v, %v", v, err)
 		}
 		// and inner's error comes back as the call's error
-		if _, err := e.reg.Call(ctx, "svc", "nope"); !errors.Is(err, errNope) {
+		if _, err := e.Reg.Call(ctx, "svc", "nope"); !errors.Is(err, errNope) {
 			t.Fatalf("inner error: %v", err)
 		}
 		// When the script fails the next call, Then the reply is an injected failure
 		must(t, s.FailNext(1))
-		if _, err := e.reg.Call(ctx, "svc", "hi"); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := e.Reg.Call(ctx, "svc", "hi"); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("injected: %v", err)
 		}
 		// and the breaker counted both error replies as consecutive failures
 		synctest.Wait()
-		if snap, _ := e.reg.Snapshot("svc"); snap.Failures != 2 {
+		if snap, _ := e.Reg.Snapshot("svc"); snap.Failures != 2 {
 			t.Fatalf("breaker counts %d consecutive failures, want 2", snap.Failures)
 		}
 		if c := s.Counts(); c != (chaos.Counts{Calls: 3, Failures: 1}) {
@@ -68,7 +69,7 @@ func TestActorTargetAnswersFailsAndRepliesErrorValues(t *testing.T) {
 }
 
 func TestActorTargetLatencyDoesNotBlockOtherRequests(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given an actor target with 400 ms of latency
 		s := chaos.New()
@@ -76,18 +77,18 @@ func TestActorTargetLatencyDoesNotBlockOtherRequests(t *testing.T) {
 		must(t, s.Latency(400*time.Millisecond))
 		start := time.Now()
 		// When three calls arrive 100 ms apart
-		var calls []<-chan result
+		var calls []<-chan testkit.Result
 		for i := range 3 {
-			calls = append(calls, goCall(func() (any, error) { return e.reg.Call(ctx, "slow", i) }))
+			calls = append(calls, testkit.Go(func() (any, error) { return e.Reg.Call(ctx, "slow", i) }))
 			time.Sleep(100 * time.Millisecond)
 		}
 		// Then each is answered 400 ms after it arrived, not after the one before it
 		for i, ch := range calls {
-			r := await(t, ch)
-			if r.err != nil || r.v != i {
-				t.Fatalf("call %d: %v, %v", i, r.v, r.err)
+			r := testkit.Await(t, ch)
+			if r.Err != nil || r.V != i {
+				t.Fatalf("call %d: %v, %v", i, r.V, r.Err)
 			}
-			if got, want := r.at.Sub(start), time.Duration(i)*100*time.Millisecond+400*time.Millisecond; got != want {
+			if got, want := r.At.Sub(start), time.Duration(i)*100*time.Millisecond+400*time.Millisecond; got != want {
 				t.Fatalf("call %d answered at %v, want %v", i, got, want)
 			}
 		}
@@ -95,24 +96,24 @@ func TestActorTargetLatencyDoesNotBlockOtherRequests(t *testing.T) {
 }
 
 func TestActorTargetHangTimesOutAndReleaseResumes(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a hanging actor target behind a breaker with a 1 s call timeout
 		s := chaos.New()
 		spawnTarget(t, e, s, "stuck", roomy)
 		s.Hang()
 		start := time.Now()
-		hung := goCall(func() (any, error) { return e.reg.Call(ctx, "stuck", "a") })
+		hung := testkit.Go(func() (any, error) { return e.Reg.Call(ctx, "stuck", "a") })
 		// When 1 s - 1 ns passes, Then the call still waits
 		time.Sleep(time.Second - time.Nanosecond)
-		stillPending(t, hung, "a hung call")
+		testkit.StillPending(t, hung, "a hung call")
 		// and at 1 s the breaker answers ErrTimeout
-		if r := await(t, hung); !errors.Is(r.err, tripwire.ErrTimeout) || r.at.Sub(start) != time.Second {
-			t.Fatalf("hung call: %v after %v", r.err, r.at.Sub(start))
+		if r := testkit.Await(t, hung); !errors.Is(r.Err, tripwire.ErrTimeout) || r.At.Sub(start) != time.Second {
+			t.Fatalf("hung call: %v after %v", r.Err, r.At.Sub(start))
 		}
 		// When the script is released, Then the actor answers again
 		s.Release()
-		if v, err := e.reg.Call(ctx, "stuck", "b"); v != "b" || err != nil {
+		if v, err := e.Reg.Call(ctx, "stuck", "b"); v != "b" || err != nil {
 			t.Fatalf("after Release: %v, %v", v, err)
 		}
 		if c := s.Counts(); c.Hangs != 1 || c.Calls != 2 {
@@ -122,18 +123,18 @@ func TestActorTargetHangTimesOutAndReleaseResumes(t *testing.T) {
 }
 
 func TestActorTargetPanicRestartsTheActorAndTheCallTimesOut(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given an actor target that panics on its next request
 		s := chaos.New()
 		spawnTarget(t, e, s, "fragile", roomy)
 		must(t, s.PanicNext(1))
 		// When it is called, Then the request is lost and the call times out
-		if _, err := e.reg.Call(ctx, "fragile", "a"); !errors.Is(err, tripwire.ErrTimeout) {
+		if _, err := e.Reg.Call(ctx, "fragile", "a"); !errors.Is(err, tripwire.ErrTimeout) {
 			t.Fatalf("panicking call: %v", err)
 		}
 		// and the restarted actor answers the next one
-		if v, err := e.reg.Call(ctx, "fragile", "b"); v != "b" || err != nil {
+		if v, err := e.Reg.Call(ctx, "fragile", "b"); v != "b" || err != nil {
 			t.Fatalf("after the restart: %v, %v", v, err)
 		}
 		if c := s.Counts(); c.Panics != 1 {
@@ -147,7 +148,7 @@ func TestActorTargetPanicRestartsTheActorAndTheCallTimesOut(t *testing.T) {
 var unwatched = tripwire.Settings{Threshold: 100, CallTimeout: time.Second, IgnoreTargetDown: true}
 
 func TestActorTargetDieStopsTheActor(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given two running actor targets of one script, one of them behind a
 		// breaker that watches it (the default) and one behind a breaker that does not
@@ -155,7 +156,7 @@ func TestActorTargetDieStopsTheActor(t *testing.T) {
 		spawnTarget(t, e, s, "watched", roomy)
 		spawnTarget(t, e, s, "unwatched", unwatched)
 		for _, key := range []string{"watched", "unwatched"} {
-			if _, err := e.reg.Call(ctx, key, 1); err != nil {
+			if _, err := e.Reg.Call(ctx, key, 1); err != nil {
 				t.Fatalf("%s before Die: %v", key, err)
 			}
 		}
@@ -163,33 +164,33 @@ func TestActorTargetDieStopsTheActor(t *testing.T) {
 		s.Die()
 		synctest.Wait()
 		// Then both actors have stopped: the watching breaker opened at once,
-		if st, _ := e.reg.State("watched"); st != tripwire.Open {
+		if st, _ := e.Reg.State("watched"); st != tripwire.Open {
 			t.Fatalf("watched after Die: state %v, want open", st)
 		}
-		if _, err := e.reg.Call(ctx, "watched", 2); !errors.Is(err, tripwire.ErrOpen) {
+		if _, err := e.Reg.Call(ctx, "watched", 2); !errors.Is(err, tripwire.ErrOpen) {
 			t.Fatalf("watched after Die: %v", err)
 		}
 		// and calls to the other get ErrTargetDown
-		if _, err := e.reg.Call(ctx, "unwatched", 2); !errors.Is(err, tripwire.ErrTargetDown) {
+		if _, err := e.Reg.Call(ctx, "unwatched", 2); !errors.Is(err, tripwire.ErrTargetDown) {
 			t.Fatalf("unwatched after Die: %v", err)
 		}
 		// When it is revived, Then the stopped actor stays stopped
 		s.Revive()
-		if _, err := e.reg.Call(ctx, "unwatched", 3); !errors.Is(err, tripwire.ErrTargetDown) {
+		if _, err := e.Reg.Call(ctx, "unwatched", 3); !errors.Is(err, tripwire.ErrTargetDown) {
 			t.Fatalf("unwatched after Revive: %v", err)
 		}
 		// but actors spawned again under the names answer (the watched one
 		// once its circuit lets a probe through)
 		for _, key := range []string{"watched", "unwatched"} {
-			if _, err := s.Spawn(e.sys, key); err != nil {
+			if _, err := s.Spawn(e.Sys, key); err != nil {
 				t.Fatalf("respawn %s: %v", key, err)
 			}
 		}
-		if v, err := e.reg.Call(ctx, "unwatched", 4); v != 4 || err != nil {
+		if v, err := e.Reg.Call(ctx, "unwatched", 4); v != 4 || err != nil {
 			t.Fatalf("unwatched respawned: %v, %v", v, err)
 		}
 		time.Sleep(tripwire.DefaultOpenTimeout + time.Millisecond)
-		if v, err := e.reg.Call(ctx, "watched", 5); v != 5 || err != nil {
+		if v, err := e.Reg.Call(ctx, "watched", 5); v != 5 || err != nil {
 			t.Fatalf("watched respawned: %v, %v", v, err)
 		}
 		if c := s.Counts(); c.Downs != 0 || c.Calls != 4 {
@@ -199,18 +200,18 @@ func TestActorTargetDieStopsTheActor(t *testing.T) {
 }
 
 func TestActorTargetStartedWhileDeadAnswersDownThenStops(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a dead script and an actor target spawned after it died
 		s := chaos.New()
 		s.Die()
 		spawnTarget(t, e, s, "late", unwatched)
 		// When it is called, Then it answers ErrDown and stops itself
-		if _, err := e.reg.Call(ctx, "late", 1); !errors.Is(err, chaos.ErrDown) {
+		if _, err := e.Reg.Call(ctx, "late", 1); !errors.Is(err, chaos.ErrDown) {
 			t.Fatalf("first call: %v", err)
 		}
 		synctest.Wait()
-		if _, err := e.reg.Call(ctx, "late", 2); !errors.Is(err, tripwire.ErrTargetDown) {
+		if _, err := e.Reg.Call(ctx, "late", 2); !errors.Is(err, tripwire.ErrTargetDown) {
 			t.Fatalf("second call: %v", err)
 		}
 		if c := s.Counts(); c.Downs != 1 || c.Calls != 1 {
@@ -220,20 +221,20 @@ func TestActorTargetStartedWhileDeadAnswersDownThenStops(t *testing.T) {
 }
 
 func TestSpawnRejectsMissingArguments(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		s := chaos.New()
 		// When Spawn gets no system or no name, Then it is ErrInvalid
 		if _, err := s.Spawn(nil, "x"); !errors.Is(err, chaos.ErrInvalid) {
 			t.Fatalf("nil system: %v", err)
 		}
-		if _, err := s.Spawn(e.sys, ""); !errors.Is(err, chaos.ErrInvalid) {
+		if _, err := s.Spawn(e.Sys, ""); !errors.Is(err, chaos.ErrInvalid) {
 			t.Fatalf("empty name: %v", err)
 		}
 		// and a name in use is protoactor's error
-		if _, err := s.Spawn(e.sys, "twice"); err != nil {
+		if _, err := s.Spawn(e.Sys, "twice"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Spawn(e.sys, "twice"); err == nil {
+		if _, err := s.Spawn(e.Sys, "twice"); err == nil {
 			t.Fatalf("second Spawn under one name succeeded")
 		}
 	})

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
@@ -31,16 +32,16 @@ func restarts(t *testing.T, reg *tripwire.Registry, keys ...string) map[string]i
 func registerEchoes(t *testing.T, reg *tripwire.Registry, keys ...string) {
 	t.Helper()
 	for _, k := range keys {
-		register(t, reg, k, chaos.New().Func(nil), tripwire.Settings{})
+		testkit.Register(t, reg, k, chaos.New().Func(nil), tripwire.Settings{})
 	}
 }
 
 func TestCrashEveryCrashesAtItsRateUntilStopped(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given three keys and a crash every 10 ms
 		keys := []string{"a", "b", "c"}
-		registerEchoes(t, e.reg, keys...)
-		stop := chaos.CrashEvery(e.reg, 10*time.Millisecond, chaos.Seed(1))
+		registerEchoes(t, e.Reg, keys...)
+		stop := chaos.CrashEvery(e.Reg, 10*time.Millisecond, chaos.Seed(1))
 		// When 105 ms pass and it is stopped
 		time.Sleep(105 * time.Millisecond)
 		rep := stop()
@@ -49,13 +50,13 @@ func TestCrashEveryCrashesAtItsRateUntilStopped(t *testing.T) {
 			t.Fatalf("report %+v, want 10 crashes", rep)
 		}
 		// and the breakers' own restart counts agree, key by key
-		if got := restarts(t, e.reg, keys...); !maps.Equal(got, withZeros(rep.ByKey, keys)) {
+		if got := restarts(t, e.Reg, keys...); !maps.Equal(got, withZeros(rep.ByKey, keys)) {
 			t.Fatalf("restarts %v, report %v", got, rep.ByKey)
 		}
 		// and nothing crashes after stop
 		time.Sleep(100 * time.Millisecond)
 		total := 0
-		for _, n := range restarts(t, e.reg, keys...) {
+		for _, n := range restarts(t, e.Reg, keys...) {
 			total += n
 		}
 		if total != 10 {
@@ -80,9 +81,9 @@ func withZeros(m map[string]int, keys []string) map[string]int {
 func TestCrashEveryWithASeedPicksTheSameKeys(t *testing.T) {
 	run := func(seed uint64) map[string]int {
 		var byKey map[string]int
-		inBubble(t, func(t *testing.T, e *env) {
-			registerEchoes(t, e.reg, "a", "b", "c", "d", "e")
-			stop := chaos.CrashEvery(e.reg, 10*time.Millisecond, chaos.Seed(seed))
+		testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+			registerEchoes(t, e.Reg, "a", "b", "c", "d", "e")
+			stop := chaos.CrashEvery(e.Reg, 10*time.Millisecond, chaos.Seed(seed))
 			time.Sleep(405 * time.Millisecond)
 			byKey = stop().ByKey
 		})
@@ -100,14 +101,14 @@ func TestCrashEveryWithASeedPicksTheSameKeys(t *testing.T) {
 }
 
 func TestCrashEveryOnlyKeys(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given three keys and a crash schedule limited to "b" and an unregistered "zz"
-		registerEchoes(t, e.reg, "a", "b", "c")
-		stop := chaos.CrashEvery(e.reg, 10*time.Millisecond, chaos.OnlyKeys("b", "zz"), chaos.Seed(5))
+		registerEchoes(t, e.Reg, "a", "b", "c")
+		stop := chaos.CrashEvery(e.Reg, 10*time.Millisecond, chaos.OnlyKeys("b", "zz"), chaos.Seed(5))
 		time.Sleep(205 * time.Millisecond)
 		rep := stop()
 		// Then only "b" crashed, and picks of "zz" were errors
-		got := restarts(t, e.reg, "a", "b", "c")
+		got := restarts(t, e.Reg, "a", "b", "c")
 		if got["a"] != 0 || got["c"] != 0 || got["b"] != rep.Crashes || rep.ByKey["b"] != rep.Crashes {
 			t.Fatalf("restarts %v, report %+v", got, rep)
 		}
@@ -118,17 +119,17 @@ func TestCrashEveryOnlyKeys(t *testing.T) {
 }
 
 func TestCrashEveryKeepsCallersAnswered(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a key whose target takes about 3 ms and a crash every 10 ms
 		s := chaos.New()
 		must(t, s.Latency(3001*time.Microsecond)) // never ends at a crash instant
-		register(t, e.reg, "k", s.Func(nil), tripwire.Settings{})
-		stop := chaos.CrashEvery(e.reg, 10*time.Millisecond)
+		testkit.Register(t, e.Reg, "k", s.Func(nil), tripwire.Settings{})
+		stop := chaos.CrashEvery(e.Reg, 10*time.Millisecond)
 		// When one caller calls for 200 ms
 		var ok, restarted int
 		for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); {
-			_, err := e.reg.Call(ctx, "k", 1)
+			_, err := e.Reg.Call(ctx, "k", 1)
 			switch {
 			case err == nil:
 				ok++
@@ -147,13 +148,13 @@ func TestCrashEveryKeepsCallersAnswered(t *testing.T) {
 }
 
 func TestCrashEveryLeavesNoGoroutineAfterStop(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a registry at rest, and the goroutines it has
-		registerEchoes(t, e.reg, "a", "b")
+		registerEchoes(t, e.Reg, "a", "b")
 		synctest.Wait()
 		before := goleak.IgnoreCurrent()
 		// When a crash schedule runs and is stopped
-		stop := chaos.CrashEvery(e.reg, time.Millisecond)
+		stop := chaos.CrashEvery(e.Reg, time.Millisecond)
 		time.Sleep(50 * time.Millisecond)
 		if rep := stop(); rep.Crashes == 0 {
 			t.Fatalf("no crash: %+v", rep)
@@ -167,11 +168,11 @@ func TestCrashEveryLeavesNoGoroutineAfterStop(t *testing.T) {
 }
 
 func TestCrashEveryRejectsBadArguments(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		for name, stop := range map[string]func() chaos.CrashReport{
 			"nil registry": chaos.CrashEvery(nil, time.Millisecond),
-			"zero period":  chaos.CrashEvery(e.reg, 0),
-			"negative":     chaos.CrashEvery(e.reg, -time.Second),
+			"zero period":  chaos.CrashEvery(e.Reg, 0),
+			"negative":     chaos.CrashEvery(e.Reg, -time.Second),
 		} {
 			// When CrashEvery gets a bad argument, Then stop reports ErrInvalid and no crash
 			if rep := stop(); !errors.Is(rep.Err, chaos.ErrInvalid) || rep.Crashes != 0 {
@@ -182,12 +183,12 @@ func TestCrashEveryRejectsBadArguments(t *testing.T) {
 }
 
 func TestCrashEveryCountsErrorsAfterShutdown(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a crash schedule on a registry that is then shut down
-		registerEchoes(t, e.reg, "a")
-		stop := chaos.CrashEvery(e.reg, 10*time.Millisecond)
+		registerEchoes(t, e.Reg, "a")
+		stop := chaos.CrashEvery(e.Reg, 10*time.Millisecond)
 		time.Sleep(35 * time.Millisecond)
-		if err := e.reg.Shutdown(context.Background()); err != nil {
+		if err := e.Reg.Shutdown(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(35 * time.Millisecond)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
@@ -20,14 +21,14 @@ func TestLatencyDelaysTheAnswerByExactlyD(t *testing.T) {
 		fn := s.Wrap(nil)
 		start := time.Now()
 		// When it is called
-		ch := goCall(func() (any, error) { return fn(context.Background(), "slow") })
+		ch := testkit.Go(func() (any, error) { return fn(context.Background(), "slow") })
 		// Then it has not answered 1 ns before 300 ms
 		time.Sleep(300*time.Millisecond - time.Nanosecond)
-		stillPending(t, ch, "a delayed call")
+		testkit.StillPending(t, ch, "a delayed call")
 		// and answers at 300 ms
-		r := await(t, ch)
-		if r.err != nil || r.v != "slow" || r.at.Sub(start) != 300*time.Millisecond {
-			t.Fatalf("got %v, %v after %v", r.v, r.err, r.at.Sub(start))
+		r := testkit.Await(t, ch)
+		if r.Err != nil || r.V != "slow" || r.At.Sub(start) != 300*time.Millisecond {
+			t.Fatalf("got %v, %v after %v", r.V, r.Err, r.At.Sub(start))
 		}
 	})
 }
@@ -61,19 +62,19 @@ func TestHangIgnoresTheContextUntilRelease(t *testing.T) {
 		s.Hang()
 		fn := s.Wrap(nil)
 		ctx, cancel := context.WithCancel(context.Background())
-		hung := goCall(func() (any, error) { return fn(ctx, "h") })
+		hung := testkit.Go(func() (any, error) { return fn(ctx, "h") })
 		cancel()
 		// When an hour passes, Then the call still hangs
 		time.Sleep(time.Hour)
-		stillPending(t, hung, "a hung call")
+		testkit.StillPending(t, hung, "a hung call")
 		if c := s.Counts(); c.Hangs != 1 {
 			t.Fatalf("Counts() = %+v, want 1 hang", c)
 		}
 		// When the script is released
 		s.Release()
 		// Then the hung call goes on like a healthy one
-		if r := await(t, hung); r.err != nil || r.v != "h" {
-			t.Fatalf("released call: %v, %v", r.v, r.err)
+		if r := testkit.Await(t, hung); r.Err != nil || r.V != "h" {
+			t.Fatalf("released call: %v, %v", r.V, r.Err)
 		}
 		// and later calls no longer hang
 		if v, err := fn(context.Background(), "after"); err != nil || v != "after" {
@@ -120,29 +121,29 @@ func TestHangRateHangsSomeCallsUntilTheNextRelease(t *testing.T) {
 }
 
 func TestFuncTargetThroughABreaker(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker (threshold 3, call timeout 1 s) in front of a script's function target
 		s := chaos.New()
-		register(t, e.reg, "db", s.Func(nil), tripwire.Settings{Threshold: 3, CallTimeout: time.Second, OpenTimeout: time.Minute})
+		testkit.Register(t, e.Reg, "db", s.Func(nil), tripwire.Settings{Threshold: 3, CallTimeout: time.Second, OpenTimeout: time.Minute})
 		// When the script fails once, panics once and hangs once
 		must(t, s.FailNext(1))
-		if _, err := e.reg.Call(ctx, "db", 1); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := e.Reg.Call(ctx, "db", 1); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("failing call: %v", err)
 		}
 		must(t, s.PanicNext(1))
-		if _, err := e.reg.Call(ctx, "db", 2); !errors.Is(err, tripwire.ErrTargetPanic) {
+		if _, err := e.Reg.Call(ctx, "db", 2); !errors.Is(err, tripwire.ErrTargetPanic) {
 			t.Fatalf("panicking call: %v", err)
 		}
 		s.Hang()
 		start := time.Now()
-		_, err := e.reg.Call(ctx, "db", 3)
+		_, err := e.Reg.Call(ctx, "db", 3)
 		// Then the breaker sees three failures in a row: the hang timed out at its deadline
 		if !errors.Is(err, tripwire.ErrTimeout) || time.Since(start) != time.Second {
 			t.Fatalf("hung call: %v after %v", err, time.Since(start))
 		}
 		synctest.Wait()
-		if st, _ := e.reg.State("db"); st != tripwire.Open {
+		if st, _ := e.Reg.State("db"); st != tripwire.Open {
 			t.Fatalf("state %v, want open", st)
 		}
 		// and the hung worker is freed by Release (Shutdown would wait for it)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // openError returns the *OpenError of a call to key, or fails.
@@ -20,12 +21,12 @@ func openError(t *testing.T, reg *tripwire.Registry, key string) *tripwire.OpenE
 }
 
 func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker that opens on the first failure for 1s, doubling
 		// that for each re-open up to 10s
-		tr := record(t, e.reg)
-		s := &script{}
-		register(t, e.reg, "b", s.target(), tripwire.Settings{
+		tr := record(t, e.Reg)
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "b", s.Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second,
 			Backoff: tripwire.Backoff{Multiplier: 2, Max: 10 * time.Second},
 		})
@@ -35,21 +36,21 @@ func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
 		cycle := func(openFor time.Duration) {
 			t.Helper()
 			openedAt := time.Now()
-			if oe := openError(t, e.reg, "b"); !oe.RetryAt.Equal(openedAt.Add(openFor)) || oe.RetryAfter != openFor {
+			if oe := openError(t, e.Reg, "b"); !oe.RetryAt.Equal(openedAt.Add(openFor)) || oe.RetryAfter != openFor {
 				t.Fatalf("OpenError RetryAt=%v RetryAfter=%v; want %v, %v",
 					oe.RetryAt, oe.RetryAfter, openedAt.Add(openFor), openFor)
 			}
 			time.Sleep(openFor - time.Nanosecond)
-			wantState(t, e.reg, "b", tripwire.Open)
+			wantState(t, e.Reg, "b", tripwire.Open)
 			time.Sleep(time.Nanosecond)
-			wantState(t, e.reg, "b", tripwire.HalfOpen)
+			wantState(t, e.Reg, "b", tripwire.HalfOpen)
 			if l := tr.last(t); l.To != tripwire.HalfOpen || !l.At.Equal(openedAt.Add(openFor)) {
 				t.Fatalf("half-open transition %+v; want at %v", l, openedAt.Add(openFor))
 			}
 		}
 
 		// When the first failure opens it, and every probe fails
-		if _, err := call(e.reg, "b", failOp); !errors.Is(err, errTarget) {
+		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		want := []time.Duration{1, 2, 4, 8, 10, 10}
@@ -57,24 +58,24 @@ func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
 			// Then each open period is twice the last, capped at 10s
 			cycle(sec * time.Second)
 			if i < len(want)-1 {
-				if _, err := call(e.reg, "b", failOp); !errors.Is(err, errTarget) {
+				if _, err := call(e.Reg, "b", failOp); !errors.Is(err, testkit.ErrTarget) {
 					t.Fatalf("probe %d: %v; want the target's error", i, err)
 				}
-				wantState(t, e.reg, "b", tripwire.Open)
+				wantState(t, e.Reg, "b", tripwire.Open)
 			}
 		}
 
 		// When a probe succeeds, and a later failure opens the circuit again
-		v, err := call(e.reg, "b", okOp)
+		v, err := call(e.Reg, "b", okOp)
 		wantOK(t, "successful probe", v, err)
-		wantState(t, e.reg, "b", tripwire.Closed)
-		if _, err := call(e.reg, "b", failOp); !errors.Is(err, errTarget) {
+		wantState(t, e.Reg, "b", tripwire.Closed)
+		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("tripping call: %v", err)
 		}
 
 		// Then the close reset the backoff: open for 1s again, then 2s
 		cycle(time.Second)
-		if _, err := call(e.reg, "b", failOp); !errors.Is(err, errTarget) {
+		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("probe: %v", err)
 		}
 		cycle(2 * time.Second)
@@ -95,7 +96,7 @@ func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
 }
 
 func TestBackoffJitterStaysWithinBounds(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker opening for 1s, doubled per re-open up to 10s,
 		// with ±20% jitter
 		const (
@@ -103,8 +104,8 @@ func TestBackoffJitterStaysWithinBounds(t *testing.T) {
 			reopens  = 6
 			maxOpen  = 10 * time.Second
 		)
-		tr := record(t, e.reg)
-		register(t, e.reg, "j", (&script{}).target(), tripwire.Settings{
+		tr := record(t, e.Reg)
+		testkit.Register(t, e.Reg, "j", (&testkit.Script{}).Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second,
 			Backoff: tripwire.Backoff{Multiplier: 2, Max: maxOpen, Jitter: 0.2},
 		})
@@ -113,14 +114,14 @@ func TestBackoffJitterStaysWithinBounds(t *testing.T) {
 		seen := map[int]map[time.Duration]bool{}
 		for ep := range episodes {
 			for k := range reopens {
-				if _, err := call(e.reg, "j", failOp); !errors.Is(err, errTarget) {
+				if _, err := call(e.Reg, "j", failOp); !errors.Is(err, testkit.ErrTarget) {
 					t.Fatalf("episode %d open %d: %v", ep, k, err)
 				}
 				opened := tr.last(t)
 				if opened.To != tripwire.Open || !opened.At.Equal(time.Now()) {
 					t.Fatalf("episode %d open %d: last transition %+v; want open now", ep, k, opened)
 				}
-				retryAt := openError(t, e.reg, "j").RetryAt
+				retryAt := openError(t, e.Reg, "j").RetryAt
 				time.Sleep(maxOpen + maxOpen/4) // past any possible open time
 				half := tr.last(t)
 				if half.To != tripwire.HalfOpen {
@@ -145,9 +146,9 @@ func TestBackoffJitterStaysWithinBounds(t *testing.T) {
 				}
 				seen[k][gap] = true
 			}
-			v, err := call(e.reg, "j", okOp)
+			v, err := call(e.Reg, "j", okOp)
 			wantOK(t, "closing probe", v, err)
-			wantState(t, e.reg, "j", tripwire.Closed)
+			wantState(t, e.Reg, "j", tripwire.Closed)
 		}
 
 		// and the jitter really spreads them

@@ -8,82 +8,83 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a key with MaxInFlight 5 and 2 failures counted
-		s := &script{}
-		register(t, e.reg, "cap", s.target(), tripwire.Settings{
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "cap", s.Target(), tripwire.Settings{
 			Threshold: 10, MaxInFlight: 5, CallTimeout: 10 * time.Second,
 		})
 		for range 2 {
-			_, _ = call(e.reg, "cap", failOp)
+			_, _ = call(e.Reg, "cap", failOp)
 		}
 		// and 5 calls hung in its target
 		start := time.Now()
-		var hung []<-chan result
+		var hung []<-chan testkit.Result
 		for range 5 {
-			hung = append(hung, goCall(e.reg, "cap", op{Hang: true}))
+			hung = append(hung, goCall(e.Reg, "cap", testkit.Op{Hang: true}))
 		}
 		for _, h := range hung {
-			stillPending(t, h, "hung call")
+			testkit.StillPending(t, h, "hung call")
 		}
-		if n := snapshot(t, e.reg, "cap").InFlight; n != 5 {
+		if n := testkit.Snapshot(t, e.Reg, "cap").InFlight; n != 5 {
 			t.Fatalf("InFlight %d; want 5", n)
 		}
-		reached := s.calls.Load()
+		reached := s.Calls.Load()
 
 		// When 100 more calls come
 		for i := range 100 {
-			_, err := call(e.reg, "cap", okOp)
+			_, err := call(e.Reg, "cap", okOp)
 			// Then each gets ErrOverloaded at once, without reaching the target
 			wantErr(t, "call beyond MaxInFlight", err, tripwire.ErrOverloaded)
 			if d := time.Since(start); d != 0 {
 				t.Fatalf("call %d rejected after %v of fake time; want at once", i, d)
 			}
 		}
-		if s.calls.Load() != reached {
+		if s.Calls.Load() != reached {
 			t.Fatalf("overloaded calls reached the target")
 		}
 		// and they count neither as failures nor as successes
-		wantCircuit(t, e.reg, "cap", tripwire.Closed, 2)
+		testkit.WantCircuit(t, e.Reg, "cap", tripwire.Closed, 2)
 
 		// When the hung calls time out
 		for _, h := range hung {
-			r := await(t, h)
-			wantErr(t, "hung call", r.err, tripwire.ErrTimeout)
-			if d := r.at.Sub(start); d != 10*time.Second {
+			r := testkit.Await(t, h)
+			wantErr(t, "hung call", r.Err, tripwire.ErrTimeout)
+			if d := r.At.Sub(start); d != 10*time.Second {
 				t.Fatalf("hung call timed out after %v; want 10s", d)
 			}
 		}
 
 		// Then they count as failures, and the capacity is back
-		wantCircuit(t, e.reg, "cap", tripwire.Closed, 7)
-		var more []<-chan result
+		testkit.WantCircuit(t, e.Reg, "cap", tripwire.Closed, 7)
+		var more []<-chan testkit.Result
 		for range 5 {
-			more = append(more, goCall(e.reg, "cap", op{After: time.Millisecond}))
+			more = append(more, goCall(e.Reg, "cap", testkit.Op{After: time.Millisecond}))
 		}
 		for _, m := range more {
-			r := await(t, m)
-			wantOK(t, "call after the timeouts", r.v, r.err)
+			r := testkit.Await(t, m)
+			wantOK(t, "call after the timeouts", r.V, r.Err)
 		}
-		wantCircuit(t, e.reg, "cap", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "cap", tripwire.Closed, 0)
 	})
 }
 
 func TestFanInNeverGrowsTheInFlightSetBeyondMaxInFlight(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a key with MaxInFlight 5 whose target takes 1ms
 		const (
 			max     = 5
 			waves   = 5
 			perWave = 4000 // the race detector allows 8128 live goroutines
 		)
-		s := &script{}
-		register(t, e.reg, "hot", s.target(), tripwire.Settings{MaxInFlight: max, CallTimeout: time.Second})
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "hot", s.Target(), tripwire.Settings{MaxInFlight: max, CallTimeout: time.Second})
 		var ok, overloaded, other, late, peakInFlight atomic.Int64
-		msg := any(op{After: time.Millisecond})
+		msg := any(testkit.Op{After: time.Millisecond})
 
 		// When 20,000 callers arrive, 4,000 at the same instant per wave
 		for w := range waves {
@@ -93,7 +94,7 @@ func TestFanInNeverGrowsTheInFlightSetBeyondMaxInFlight(t *testing.T) {
 				wg.Go(func() {
 					<-start
 					at := time.Now()
-					_, err := call(e.reg, "hot", msg)
+					_, err := call(e.Reg, "hot", msg)
 					switch {
 					case err == nil:
 						ok.Add(1)
@@ -107,7 +108,7 @@ func TestFanInNeverGrowsTheInFlightSetBeyondMaxInFlight(t *testing.T) {
 						t.Errorf("wave %d: unexpected error %v", w, err)
 					}
 					if i%16 == 0 { // sample the breaker's own count now and then
-						if sn, err := e.reg.Snapshot("hot"); err == nil {
+						if sn, err := e.Reg.Snapshot("hot"); err == nil {
 							for p := peakInFlight.Load(); int64(sn.InFlight) > p && !peakInFlight.CompareAndSwap(p, int64(sn.InFlight)); p = peakInFlight.Load() {
 							}
 						}
@@ -124,7 +125,7 @@ func TestFanInNeverGrowsTheInFlightSetBeyondMaxInFlight(t *testing.T) {
 		if p := peakInFlight.Load(); p > max || p < 1 {
 			t.Errorf("Snapshot.InFlight peaked at %d; want 1..%d", p, max)
 		}
-		if p := s.peak.Load(); p != max {
+		if p := s.Peak.Load(); p != max {
 			t.Errorf("%d calls ran in the target at once; want %d", p, max)
 		}
 		if ok.Load() != max*waves || overloaded.Load() != waves*(perWave-max) || other.Load() != 0 {
@@ -134,8 +135,8 @@ func TestFanInNeverGrowsTheInFlightSetBeyondMaxInFlight(t *testing.T) {
 		if late.Load() != 0 {
 			t.Errorf("%d overloaded calls waited before being refused", late.Load())
 		}
-		wantCircuit(t, e.reg, "hot", tripwire.Closed, 0)
-		if n := snapshot(t, e.reg, "hot").InFlight; n != 0 {
+		testkit.WantCircuit(t, e.Reg, "hot", tripwire.Closed, 0)
+		if n := testkit.Snapshot(t, e.Reg, "hot").InFlight; n != 0 {
 			t.Errorf("InFlight %d after the fan-in; want 0", n)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // errNotFound is an answer the classifier says counts neither way.
@@ -23,138 +24,138 @@ func classify(v any, err error) tripwire.Outcome {
 	return tripwire.Success
 }
 
-var ignoredOp = op{Err: errNotFound}
+var ignoredOp = testkit.Op{Err: errNotFound}
 
 func TestClassifyIgnoreCountsNeitherWay(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker opening after 3 consecutive failures, whose
 		// classifier ignores errNotFound
-		tr := record(t, e.reg)
-		register(t, e.reg, "c", (&script{}).target(), tripwire.Settings{
+		tr := record(t, e.Reg)
+		testkit.Register(t, e.Reg, "c", (&testkit.Script{}).Target(), tripwire.Settings{
 			Threshold: 3, OpenTimeout: time.Minute, Classify: classify,
 		})
 
 		// When 10 calls end with errNotFound
 		for range 10 {
-			_, err := call(e.reg, "c", ignoredOp)
+			_, err := call(e.Reg, "c", ignoredOp)
 			// Then each caller gets the target's error
 			wantErr(t, "ignored call", err, errNotFound)
 		}
 		// and nothing is counted
-		wantCircuit(t, e.reg, "c", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 0)
 
 		// When ignored calls come between failures
-		for _, o := range []op{failOp, ignoredOp, failOp, ignoredOp, ignoredOp} {
-			_, _ = call(e.reg, "c", o)
+		for _, o := range []testkit.Op{failOp, ignoredOp, failOp, ignoredOp, ignoredOp} {
+			_, _ = call(e.Reg, "c", o)
 		}
 		// Then they neither count nor reset the consecutive failures
-		wantCircuit(t, e.reg, "c", tripwire.Closed, 2)
+		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 2)
 		tr.want(t)
 
 		// When a success value the classifier calls bad comes back
-		v, err := call(e.reg, "c", op{Value: "bad"})
+		v, err := call(e.Reg, "c", testkit.Op{Value: "bad"})
 
 		// Then the caller gets it, and it is the third failure
 		if err != nil || v != "bad" {
 			t.Fatalf("bad value: %v, %v", v, err)
 		}
-		wantCircuit(t, e.reg, "c", tripwire.Open, 3)
+		testkit.WantCircuit(t, e.Reg, "c", tripwire.Open, 3)
 		tr.want(t, "closed->open:threshold")
 	})
 }
 
 func TestIgnoredProbeFreesItsPermit(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker with one probe permit, whose classifier
 		// ignores errNotFound
-		s := &script{}
-		register(t, e.reg, "c", s.target(), tripwire.Settings{
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "c", s.Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, Classify: classify,
 		})
-		if _, err := call(e.reg, "c", failOp); !errors.Is(err, errTarget) {
+		if _, err := call(e.Reg, "c", failOp); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		time.Sleep(time.Second)
-		wantState(t, e.reg, "c", tripwire.HalfOpen)
+		wantState(t, e.Reg, "c", tripwire.HalfOpen)
 
 		// When the probe ends with errNotFound
-		_, err := call(e.reg, "c", ignoredOp)
+		_, err := call(e.Reg, "c", ignoredOp)
 		wantErr(t, "ignored probe", err, errNotFound)
 
 		// Then the circuit is still half-open, neither closed nor re-opened
-		wantState(t, e.reg, "c", tripwire.HalfOpen)
+		wantState(t, e.Reg, "c", tripwire.HalfOpen)
 		// and the next caller gets the permit: it reaches the target and
 		// its success closes the circuit
-		before := s.calls.Load()
-		v, err := call(e.reg, "c", okOp)
+		before := s.Calls.Load()
+		v, err := call(e.Reg, "c", okOp)
 		wantOK(t, "next probe", v, err)
-		if s.calls.Load() != before+1 {
+		if s.Calls.Load() != before+1 {
 			t.Fatalf("the next probe did not reach the target")
 		}
-		wantCircuit(t, e.reg, "c", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 0)
 	})
 }
 
 func TestPanickingClassifierCountsAFailure(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker whose classifier panics
-		register(t, e.reg, "c", (&script{}).target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "c", (&testkit.Script{}).Target(), tripwire.Settings{
 			Threshold: 2, OpenTimeout: time.Minute,
 			Classify: func(any, error) tripwire.Outcome { panic("classifier bug") },
 		})
 
 		// When a call succeeds
-		v, err := call(e.reg, "c", okOp)
+		v, err := call(e.Reg, "c", okOp)
 
 		// Then the caller gets the target's answer, and it counts as a failure
 		wantOK(t, "call", v, err)
-		wantCircuit(t, e.reg, "c", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 1)
 	})
 }
 
 func TestIsFailureIsTheSimpleForm(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker whose IsFailure says errNotFound is no failure
-		register(t, e.reg, "c", (&script{}).target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "c", (&testkit.Script{}).Target(), tripwire.Settings{
 			Threshold: 2, OpenTimeout: time.Minute,
 			IsFailure: func(_ any, err error) bool { return err != nil && !errors.Is(err, errNotFound) },
 		})
 
 		// When a failure is followed by errNotFound
-		_, _ = call(e.reg, "c", failOp)
-		wantCircuit(t, e.reg, "c", tripwire.Closed, 1)
-		_, err := call(e.reg, "c", ignoredOp)
+		_, _ = call(e.Reg, "c", failOp)
+		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 1)
+		_, err := call(e.Reg, "c", ignoredOp)
 
 		// Then the caller gets the error, and it counts as a success
 		wantErr(t, "call", err, errNotFound)
-		wantCircuit(t, e.reg, "c", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 0)
 	})
 }
 
 func TestIsFailureWithClassifyIsInvalid(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		both := tripwire.Settings{
 			Classify:  classify,
 			IsFailure: func(any, error) bool { return true },
 		}
 		// Given no key, When one is registered with IsFailure and Classify
-		err := e.reg.Register("c", (&script{}).target(), both)
+		err := e.Reg.Register("c", (&testkit.Script{}).Target(), both)
 
 		// Then Register refuses it and the key does not exist
 		wantErr(t, "Register", err, tripwire.ErrInvalidSettings)
-		if _, err := e.reg.State("c"); !errors.Is(err, tripwire.ErrUnknownKey) {
+		if _, err := e.Reg.State("c"); !errors.Is(err, tripwire.ErrUnknownKey) {
 			t.Fatalf("State after a refused Register: %v; want ErrUnknownKey", err)
 		}
 
 		// Given a key with Classify, When Update sets both
-		register(t, e.reg, "c", (&script{}).target(), tripwire.Settings{Threshold: 1, Classify: classify})
-		err = e.reg.Update("c", both)
+		testkit.Register(t, e.Reg, "c", (&testkit.Script{}).Target(), tripwire.Settings{Threshold: 1, Classify: classify})
+		err = e.Reg.Update("c", both)
 
 		// Then Update refuses it and the old rules stay: errNotFound is
 		// still ignored, not a failure that would trip Threshold 1
 		wantErr(t, "Update", err, tripwire.ErrInvalidSettings)
-		_, err = call(e.reg, "c", ignoredOp)
+		_, err = call(e.Reg, "c", ignoredOp)
 		wantErr(t, "call", err, errNotFound)
-		wantCircuit(t, e.reg, "c", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 0)
 	})
 }

@@ -7,115 +7,116 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 func TestForceOpenRejectsUntilResetAndNeverHalfOpens(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a closed breaker with a 1s open time
-		tr := record(t, e.reg)
-		s := &script{}
-		register(t, e.reg, "k", s.target(), tripwire.Settings{OpenTimeout: time.Second})
+		tr := record(t, e.Reg)
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "k", s.Target(), tripwire.Settings{OpenTimeout: time.Second})
 
 		// When it is forced open
-		if err := e.reg.ForceOpen("k"); err != nil {
+		if err := e.Reg.ForceOpen("k"); err != nil {
 			t.Fatalf("ForceOpen: %v", err)
 		}
 
 		// Then it is a transition for forced_open, and calls are refused
 		// with an OpenError that schedules no probe
 		tr.want(t, "closed->open:forced_open")
-		wantCircuit(t, e.reg, "k", tripwire.Open, 0)
-		oe := openError(t, e.reg, "k")
+		testkit.WantCircuit(t, e.Reg, "k", tripwire.Open, 0)
+		oe := openError(t, e.Reg, "k")
 		if !oe.RetryAt.IsZero() || oe.RetryAfter != 0 {
 			t.Errorf("forced open: RetryAt=%v RetryAfter=%v; want zero", oe.RetryAt, oe.RetryAfter)
 		}
 		// and an hour later it is still open: it never half-opens by itself
 		advance(time.Hour)
-		wantState(t, e.reg, "k", tripwire.Open)
-		if _, err := call(e.reg, "k", okOp); !isOpen(err) {
+		wantState(t, e.Reg, "k", tripwire.Open)
+		if _, err := call(e.Reg, "k", okOp); !isOpen(err) {
 			t.Fatalf("call an hour later: %v; want ErrOpen", err)
 		}
-		if s.calls.Load() != 0 {
-			t.Fatalf("target reached %d times while forced open", s.calls.Load())
+		if s.Calls.Load() != 0 {
+			t.Fatalf("target reached %d times while forced open", s.Calls.Load())
 		}
 
 		// When it is reset
-		if err := e.reg.Reset("k"); err != nil {
+		if err := e.Reg.Reset("k"); err != nil {
 			t.Fatalf("Reset: %v", err)
 		}
 
 		// Then it is closed and forwards again
-		v, err := call(e.reg, "k", okOp)
+		v, err := call(e.Reg, "k", okOp)
 		wantOK(t, "call after Reset", v, err)
 		tr.want(t, "closed->open:forced_open", "open->closed:reset")
 	})
 }
 
 func TestForceOpenOverridesATrippedCircuit(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a tripped breaker whose recovery timer is due in 1s
-		register(t, e.reg, "k", (&script{}).target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Second})
-		_, _ = call(e.reg, "k", failOp)
-		wantState(t, e.reg, "k", tripwire.Open)
+		testkit.Register(t, e.Reg, "k", (&testkit.Script{}).Target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Second})
+		_, _ = call(e.Reg, "k", failOp)
+		wantState(t, e.Reg, "k", tripwire.Open)
 
 		// When it is forced open
-		tr := record(t, e.reg)
-		if err := e.reg.ForceOpen("k"); err != nil {
+		tr := record(t, e.Reg)
+		if err := e.Reg.ForceOpen("k"); err != nil {
 			t.Fatalf("ForceOpen: %v", err)
 		}
 
 		// Then the old recovery timer does not half-open it
 		advance(10 * time.Second)
-		wantState(t, e.reg, "k", tripwire.Open)
+		wantState(t, e.Reg, "k", tripwire.Open)
 		tr.want(t, "open->open:forced_open")
 	})
 }
 
 func TestForceCloseForwardsAndCountsButNeverTrips(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a tripped breaker with threshold 2
-		tr := record(t, e.reg)
-		s := &script{}
-		register(t, e.reg, "k", s.target(), tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour})
+		tr := record(t, e.Reg)
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "k", s.Target(), tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour})
 		for range 2 {
-			_, _ = call(e.reg, "k", failOp)
+			_, _ = call(e.Reg, "k", failOp)
 		}
-		wantState(t, e.reg, "k", tripwire.Open)
+		wantState(t, e.Reg, "k", tripwire.Open)
 
 		// When it is forced closed
-		if err := e.reg.ForceClose("k"); err != nil {
+		if err := e.Reg.ForceClose("k"); err != nil {
 			t.Fatalf("ForceClose: %v", err)
 		}
 
 		// Then every call is forwarded, failures are counted, and it never
 		// trips
-		before, counted := s.calls.Load(), snapshot(t, e.reg, "k").Failures
+		before, counted := s.Calls.Load(), testkit.Snapshot(t, e.Reg, "k").Failures
 		for i := range 10 {
-			_, err := call(e.reg, "k", failOp)
-			wantErr(t, "call while forced closed", err, errTarget)
-			wantCircuit(t, e.reg, "k", tripwire.Closed, counted+i+1)
+			_, err := call(e.Reg, "k", failOp)
+			wantErr(t, "call while forced closed", err, testkit.ErrTarget)
+			testkit.WantCircuit(t, e.Reg, "k", tripwire.Closed, counted+i+1)
 		}
-		if n := s.calls.Load() - before; n != 10 {
+		if n := s.Calls.Load() - before; n != 10 {
 			t.Fatalf("target reached %d times; want 10", n)
 		}
 
 		// When it is reset
-		if err := e.reg.Reset("k"); err != nil {
+		if err := e.Reg.Reset("k"); err != nil {
 			t.Fatalf("Reset: %v", err)
 		}
 
 		// Then the counts are cleared and the threshold rules again
-		wantCircuit(t, e.reg, "k", tripwire.Closed, 0)
-		_, _ = call(e.reg, "k", failOp)
-		wantCircuit(t, e.reg, "k", tripwire.Closed, 1)
-		_, _ = call(e.reg, "k", failOp)
-		wantState(t, e.reg, "k", tripwire.Open)
+		testkit.WantCircuit(t, e.Reg, "k", tripwire.Closed, 0)
+		_, _ = call(e.Reg, "k", failOp)
+		testkit.WantCircuit(t, e.Reg, "k", tripwire.Closed, 1)
+		_, _ = call(e.Reg, "k", failOp)
+		wantState(t, e.Reg, "k", tripwire.Open)
 		tr.want(t, "closed->open:threshold", "open->closed:forced_closed", "closed->closed:reset", "closed->open:threshold")
 	})
 }
 
 func TestResetClearsCounts(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		for _, tc := range []struct {
 			name     string
 			settings tripwire.Settings
@@ -125,60 +126,60 @@ func TestResetClearsCounts(t *testing.T) {
 			{"count window", tripwire.Settings{Window: tripwire.Window{Size: 4, MinCalls: 4, FailureRate: 1}}, 3},
 		} {
 			// Given a closed breaker one failure short of tripping
-			tr := record(t, e.reg)
-			register(t, e.reg, tc.name, (&script{}).target(), tc.settings)
+			tr := record(t, e.Reg)
+			testkit.Register(t, e.Reg, tc.name, (&testkit.Script{}).Target(), tc.settings)
 			for range tc.fails {
-				_, _ = call(e.reg, tc.name, failOp)
+				_, _ = call(e.Reg, tc.name, failOp)
 			}
-			wantCircuit(t, e.reg, tc.name, tripwire.Closed, tc.fails)
+			testkit.WantCircuit(t, e.Reg, tc.name, tripwire.Closed, tc.fails)
 
 			// When it is reset
-			if err := e.reg.Reset(tc.name); err != nil {
+			if err := e.Reg.Reset(tc.name); err != nil {
 				t.Fatalf("%s: Reset: %v", tc.name, err)
 			}
 
 			// Then its counts are gone: as many failures again do not trip it
-			wantCircuit(t, e.reg, tc.name, tripwire.Closed, 0)
+			testkit.WantCircuit(t, e.Reg, tc.name, tripwire.Closed, 0)
 			for range tc.fails {
-				_, _ = call(e.reg, tc.name, failOp)
+				_, _ = call(e.Reg, tc.name, failOp)
 			}
-			wantCircuit(t, e.reg, tc.name, tripwire.Closed, tc.fails)
+			testkit.WantCircuit(t, e.Reg, tc.name, tripwire.Closed, tc.fails)
 			tr.want(t, "closed->closed:reset")
 		}
 	})
 }
 
 func TestUpdateAppliesFromTheNextCallAndKeepsState(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with threshold 5 and 2 failures counted
-		tr := record(t, e.reg)
-		register(t, e.reg, "k", (&script{}).target(), tripwire.Settings{Threshold: 5, OpenTimeout: time.Minute})
+		tr := record(t, e.Reg)
+		testkit.Register(t, e.Reg, "k", (&testkit.Script{}).Target(), tripwire.Settings{Threshold: 5, OpenTimeout: time.Minute})
 		for range 2 {
-			_, _ = call(e.reg, "k", failOp)
+			_, _ = call(e.Reg, "k", failOp)
 		}
 
 		// When its threshold is lowered to 3
-		if err := e.reg.Update("k", tripwire.Settings{Threshold: 3, OpenTimeout: time.Minute}); err != nil {
+		if err := e.Reg.Update("k", tripwire.Settings{Threshold: 3, OpenTimeout: time.Minute}); err != nil {
 			t.Fatalf("Update: %v", err)
 		}
 
 		// Then the state and the count are kept, and the update is a
 		// transition from closed to closed with reason "updated"
-		wantCircuit(t, e.reg, "k", tripwire.Closed, 2)
+		testkit.WantCircuit(t, e.Reg, "k", tripwire.Closed, 2)
 		tr.want(t, "closed->closed:updated")
 		// and the next failure trips it at the new threshold
-		_, _ = call(e.reg, "k", failOp)
-		wantCircuit(t, e.reg, "k", tripwire.Open, 3)
+		_, _ = call(e.Reg, "k", failOp)
+		testkit.WantCircuit(t, e.Reg, "k", tripwire.Open, 3)
 		tr.want(t, "closed->closed:updated", "closed->open:threshold")
 
 		// When an open circuit is updated
-		retryAt := snapshot(t, e.reg, "k").RetryAt
-		if err := e.reg.Update("k", tripwire.Settings{Threshold: 3, OpenTimeout: time.Hour}); err != nil {
+		retryAt := testkit.Snapshot(t, e.Reg, "k").RetryAt
+		if err := e.Reg.Update("k", tripwire.Settings{Threshold: 3, OpenTimeout: time.Hour}); err != nil {
 			t.Fatalf("Update: %v", err)
 		}
 
 		// Then it stays open until the time it was given
-		s := wantCircuit(t, e.reg, "k", tripwire.Open, 3)
+		s := testkit.WantCircuit(t, e.Reg, "k", tripwire.Open, 3)
 		if !s.RetryAt.Equal(retryAt) {
 			t.Errorf("RetryAt %v after Update; want %v", s.RetryAt, retryAt)
 		}
@@ -186,28 +187,28 @@ func TestUpdateAppliesFromTheNextCallAndKeepsState(t *testing.T) {
 }
 
 func TestUpdateCallTimeoutAppliesToLaterCalls(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 10s call timeout and a call hung under it
-		register(t, e.reg, "k", (&script{}).target(), tripwire.Settings{CallTimeout: 10 * time.Second})
+		testkit.Register(t, e.Reg, "k", (&testkit.Script{}).Target(), tripwire.Settings{CallTimeout: 10 * time.Second})
 		start := time.Now()
-		first := goCall(e.reg, "k", op{Hang: true})
-		stillPending(t, first, "first call")
+		first := goCall(e.Reg, "k", testkit.Op{Hang: true})
+		testkit.StillPending(t, first, "first call")
 
 		// When the call timeout is changed to 2s and a second call hangs
-		if err := e.reg.Update("k", tripwire.Settings{CallTimeout: 2 * time.Second}); err != nil {
+		if err := e.Reg.Update("k", tripwire.Settings{CallTimeout: 2 * time.Second}); err != nil {
 			t.Fatalf("Update: %v", err)
 		}
-		second := goCall(e.reg, "k", op{Hang: true})
+		second := goCall(e.Reg, "k", testkit.Op{Hang: true})
 
 		// Then the second times out after 2s, the first keeps its 10s
-		r := await(t, second)
-		wantErr(t, "second call", r.err, tripwire.ErrTimeout)
-		if d := r.at.Sub(start); d != 2*time.Second {
+		r := testkit.Await(t, second)
+		wantErr(t, "second call", r.Err, tripwire.ErrTimeout)
+		if d := r.At.Sub(start); d != 2*time.Second {
 			t.Errorf("second call timed out after %v; want 2s", d)
 		}
-		r = await(t, first)
-		wantErr(t, "first call", r.err, tripwire.ErrTimeout)
-		if d := r.at.Sub(start); d != 10*time.Second {
+		r = testkit.Await(t, first)
+		wantErr(t, "first call", r.Err, tripwire.ErrTimeout)
+		if d := r.At.Sub(start); d != 10*time.Second {
 			t.Errorf("first call timed out after %v; want 10s", d)
 		}
 	})
@@ -223,9 +224,9 @@ func TestControlRefusesBadInput(t *testing.T) {
 		{"Reset", (*tripwire.Registry).Reset},
 		{"Update", func(r *tripwire.Registry, key string) error { return r.Update(key, tripwire.Settings{}) }},
 	}
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a registry with the key "k"
-		register(t, e.reg, "k", (&script{}).target(), tripwire.Settings{})
+		testkit.Register(t, e.Reg, "k", (&testkit.Script{}).Target(), tripwire.Settings{})
 		for _, o := range ops {
 			// When a control op names an invalid or unknown key
 			// Then it returns the sentinel
@@ -234,7 +235,7 @@ func TestControlRefusesBadInput(t *testing.T) {
 				"bad\x00id": tripwire.ErrInvalidKey,
 				"nope":      tripwire.ErrUnknownKey,
 			} {
-				if err := o.do(e.reg, key); !errors.Is(err, want) {
+				if err := o.do(e.Reg, key); !errors.Is(err, want) {
 					t.Errorf("%s(%q): %v; want %v", o.name, key, err, want)
 				}
 			}
@@ -247,18 +248,18 @@ func TestControlRefusesBadInput(t *testing.T) {
 			{Backoff: tripwire.Backoff{Jitter: 2}},
 			{MaxInFlight: -1},
 		} {
-			if err := e.reg.Update("k", s); !errors.Is(err, tripwire.ErrInvalidSettings) {
+			if err := e.Reg.Update("k", s); !errors.Is(err, tripwire.ErrInvalidSettings) {
 				t.Errorf("Update(%+v): %v; want ErrInvalidSettings", s, err)
 			}
 		}
-		wantCircuit(t, e.reg, "k", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "k", tripwire.Closed, 0)
 
 		// When the registry is shut down, Then every op returns ErrShutdown
-		if err := e.reg.Shutdown(context.Background()); err != nil {
+		if err := e.Reg.Shutdown(context.Background()); err != nil {
 			t.Fatalf("Shutdown: %v", err)
 		}
 		for _, o := range ops {
-			if err := o.do(e.reg, "k"); !errors.Is(err, tripwire.ErrShutdown) {
+			if err := o.do(e.Reg, "k"); !errors.Is(err, tripwire.ErrShutdown) {
 				t.Errorf("%s after Shutdown: %v; want ErrShutdown", o.name, err)
 			}
 		}

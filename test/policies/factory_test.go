@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // factory builds a scripted target for any key, after a pause; fail says
@@ -16,7 +17,7 @@ import (
 type factory struct {
 	runs   atomic.Int64
 	keys   chan string
-	target script
+	target testkit.Script
 	fail   atomic.Pointer[string] // "error", "panic", "settings"
 }
 
@@ -35,25 +36,25 @@ func (f *factory) build(key string) (tripwire.Target, tripwire.Settings, error) 
 		case "panic":
 			panic("factory bug")
 		case "settings":
-			return f.target.target(), tripwire.Settings{Threshold: -1}, nil
+			return f.target.Target(), tripwire.Settings{Threshold: -1}, nil
 		}
 	}
-	return f.target.target(), tripwire.Settings{Threshold: 2}, nil
+	return f.target.Target(), tripwire.Settings{Threshold: 2}, nil
 }
 
 func (f *factory) failWith(how string) { f.fail.Store(&how) }
 
 // together makes n calls to key that start at the same instant.
-func together(e *env, n int, key string) []<-chan result {
+func together(e *testkit.Env, n int, key string) []<-chan testkit.Result {
 	start := make(chan struct{})
-	rs := make([]<-chan result, n)
+	rs := make([]<-chan testkit.Result, n)
 	for i := range rs {
-		ch := make(chan result, 1)
+		ch := make(chan testkit.Result, 1)
 		rs[i] = ch
 		go func() {
 			<-start
-			v, err := call(e.reg, key, okOp)
-			ch <- result{v: v, err: err, at: time.Now()}
+			v, err := call(e.Reg, key, okOp)
+			ch <- testkit.Result{V: v, Err: err, At: time.Now()}
 		}()
 	}
 	close(start)
@@ -62,15 +63,15 @@ func together(e *env, n int, key string) []<-chan result {
 
 func TestFactoryRunsOnceForConcurrentFirstCalls(t *testing.T) {
 	f := newFactory()
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a registry with a factory and no keys
 		// When 100 callers call the unknown key "new" at the same moment
 		rs := together(e, 100, "new")
 
 		// Then all succeed
 		for _, ch := range rs {
-			r := await(t, ch)
-			wantOK(t, "first call", r.v, r.err)
+			r := testkit.Await(t, ch)
+			wantOK(t, "first call", r.V, r.Err)
 		}
 		// and the factory ran exactly once, for that key
 		if n := f.runs.Load(); n != 1 {
@@ -79,17 +80,17 @@ func TestFactoryRunsOnceForConcurrentFirstCalls(t *testing.T) {
 		if k := <-f.keys; k != "new" {
 			t.Fatalf("factory built %q", k)
 		}
-		if n := f.target.calls.Load(); n != 100 {
+		if n := f.target.Calls.Load(); n != 100 {
 			t.Fatalf("target reached %d times; want 100", n)
 		}
 		// and the key is registered with the factory's settings
-		if keys := e.reg.Keys(); len(keys) != 1 || keys[0] != "new" {
+		if keys := e.Reg.Keys(); len(keys) != 1 || keys[0] != "new" {
 			t.Fatalf("Keys %v; want [new]", keys)
 		}
 		for range 2 {
-			_, _ = call(e.reg, "new", failOp)
+			_, _ = call(e.Reg, "new", failOp)
 		}
-		wantState(t, e.reg, "new", tripwire.Open) // Threshold 2
+		wantState(t, e.Reg, "new", tripwire.Open) // Threshold 2
 	}, tripwire.WithFactory(f.build))
 }
 
@@ -97,7 +98,7 @@ func TestFactoryFailureFailsItsWaitersAndIsRetried(t *testing.T) {
 	for _, how := range []string{"error", "panic", "settings"} {
 		t.Run(how, func(t *testing.T) {
 			f := newFactory()
-			inBubble(t, func(t *testing.T, e *env) {
+			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a factory that fails (returns an error, panics, or
 				// returns invalid settings)
 				f.failWith(how)
@@ -108,26 +109,26 @@ func TestFactoryFailureFailsItsWaitersAndIsRetried(t *testing.T) {
 				// Then each gets an error, not a crash, and the target is
 				// not reached
 				for _, ch := range rs {
-					r := await(t, ch)
+					r := testkit.Await(t, ch)
 					switch {
-					case r.err == nil:
-						t.Fatalf("call succeeded: %v", r.v)
-					case how == "error" && !errors.Is(r.err, errFactory),
-						how == "panic" && !strings.Contains(r.err.Error(), "factory bug"),
-						how == "settings" && !errors.Is(r.err, tripwire.ErrInvalidSettings):
-						t.Fatalf("call: %v; want the factory's %s", r.err, how)
+					case r.Err == nil:
+						t.Fatalf("call succeeded: %v", r.V)
+					case how == "error" && !errors.Is(r.Err, errFactory),
+						how == "panic" && !strings.Contains(r.Err.Error(), "factory bug"),
+						how == "settings" && !errors.Is(r.Err, tripwire.ErrInvalidSettings):
+						t.Fatalf("call: %v; want the factory's %s", r.Err, how)
 					}
 				}
 				if n := f.runs.Load(); n != 1 {
 					t.Fatalf("factory ran %d times for one wave of callers; want 1", n)
 				}
-				if f.target.calls.Load() != 0 || len(e.reg.Keys()) != 0 {
-					t.Fatalf("target reached or key registered after a failed factory: keys %v", e.reg.Keys())
+				if f.target.Calls.Load() != 0 || len(e.Reg.Keys()) != 0 {
+					t.Fatalf("target reached or key registered after a failed factory: keys %v", e.Reg.Keys())
 				}
 
 				// When the factory works again and the next call comes
 				f.fail.Store(nil)
-				v, err := call(e.reg, "new", okOp)
+				v, err := call(e.Reg, "new", okOp)
 
 				// Then the factory is run again and the call succeeds
 				wantOK(t, "retry", v, err)
@@ -141,24 +142,24 @@ func TestFactoryFailureFailsItsWaitersAndIsRetried(t *testing.T) {
 
 func TestFactoryIsNotAskedForInvalidKeysOrByReaders(t *testing.T) {
 	f := newFactory()
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a registry with a factory
 		// When calls name invalid keys
 		for _, key := range []string{"", "a\x00b", strings.Repeat("k", tripwire.MaxKeyLen+1), "\xff"} {
-			_, err := call(e.reg, key, okOp)
+			_, err := call(e.Reg, key, okOp)
 			// Then they get ErrInvalidKey
 			wantErr(t, "call", err, tripwire.ErrInvalidKey)
 		}
 		// When readers and control ops name an unknown key
-		if _, err := e.reg.State("new"); !errors.Is(err, tripwire.ErrUnknownKey) {
+		if _, err := e.Reg.State("new"); !errors.Is(err, tripwire.ErrUnknownKey) {
 			t.Errorf("State: %v; want ErrUnknownKey", err)
 		}
-		if _, err := e.reg.Snapshot("new"); !errors.Is(err, tripwire.ErrUnknownKey) {
+		if _, err := e.Reg.Snapshot("new"); !errors.Is(err, tripwire.ErrUnknownKey) {
 			t.Errorf("Snapshot: %v; want ErrUnknownKey", err)
 		}
 		for name, do := range map[string]func(string) error{
-			"ForceOpen": e.reg.ForceOpen, "ForceClose": e.reg.ForceClose, "Reset": e.reg.Reset,
-			"Unregister": e.reg.Unregister, "Crash": e.reg.Crash,
+			"ForceOpen": e.Reg.ForceOpen, "ForceClose": e.Reg.ForceClose, "Reset": e.Reg.Reset,
+			"Unregister": e.Reg.Unregister, "Crash": e.Reg.Crash,
 		} {
 			if err := do("new"); !errors.Is(err, tripwire.ErrUnknownKey) {
 				t.Errorf("%s: %v; want ErrUnknownKey", name, err)
@@ -169,7 +170,7 @@ func TestFactoryIsNotAskedForInvalidKeysOrByReaders(t *testing.T) {
 		if n := f.runs.Load(); n != 0 {
 			t.Fatalf("factory ran %d times", n)
 		}
-		if keys := e.reg.Keys(); len(keys) != 0 {
+		if keys := e.Reg.Keys(); len(keys) != 0 {
 			t.Fatalf("Keys %v; want none", keys)
 		}
 	}, tripwire.WithFactory(f.build))
@@ -177,20 +178,20 @@ func TestFactoryIsNotAskedForInvalidKeysOrByReaders(t *testing.T) {
 
 func TestFactoryCallerMayGiveUpWaiting(t *testing.T) {
 	f := newFactory()
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a factory run under way (it takes 10ms)
-		first := goCall(e.reg, "new", okOp)
+		first := goCall(e.Reg, "new", okOp)
 		<-f.keys
 
 		// When a second caller's context ends before the factory finishes
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
 		defer cancel()
-		_, err := e.reg.Call(ctx, "new", okOp)
+		_, err := e.Reg.Call(ctx, "new", okOp)
 
 		// Then it gets its context's error, and the first caller succeeds
 		wantErr(t, "impatient caller", err, context.DeadlineExceeded)
-		r := await(t, first)
-		wantOK(t, "first caller", r.v, r.err)
+		r := testkit.Await(t, first)
+		wantOK(t, "first caller", r.V, r.Err)
 		if n := f.runs.Load(); n != 1 {
 			t.Fatalf("factory ran %d times; want 1", n)
 		}

@@ -8,27 +8,28 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // wantBreakerActors checks how many breaker actors key has in the actor
 // system (0 once it passivated).
-func wantBreakerActors(t *testing.T, e *env, key string, n int) {
+func wantBreakerActors(t *testing.T, e *testkit.Env, key string, n int) {
 	t.Helper()
 	synctest.Wait()
-	if ids := e.breakerActors(key); len(ids) != n {
+	if ids := breakerActors(e.Sys, key); len(ids) != n {
 		t.Fatalf("%q has breaker actors %v; want %d", key, ids, n)
 	}
 }
 
 func TestIdleBreakerStopsAndTheNextCallStartsIt(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 10s idle timeout, called once 1s after
 		// Register
-		s := &script{}
-		register(t, e.reg, "idle", s.target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "idle", s.Target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		wantBreakerActors(t, e, "idle", 1)
 		advance(time.Second)
-		v, err := call(e.reg, "idle", okOp)
+		v, err := call(e.Reg, "idle", okOp)
 		wantOK(t, "call", v, err)
 
 		// When no call comes for 10s
@@ -38,39 +39,39 @@ func TestIdleBreakerStopsAndTheNextCallStartsIt(t *testing.T) {
 
 		// Then its actor is gone, and the key stays registered and closed
 		wantBreakerActors(t, e, "idle", 0)
-		if keys := e.reg.Keys(); len(keys) != 1 || keys[0] != "idle" {
+		if keys := e.Reg.Keys(); len(keys) != 1 || keys[0] != "idle" {
 			t.Fatalf("Keys %v; want [idle]", keys)
 		}
-		wantState(t, e.reg, "idle", tripwire.Closed)
+		wantState(t, e.Reg, "idle", tripwire.Closed)
 		wantBreakerActors(t, e, "idle", 0) // State does not wake it
 
 		// When the next call comes
-		v, err = call(e.reg, "idle", okOp)
+		v, err = call(e.Reg, "idle", okOp)
 
 		// Then it starts the breaker again, closed, and succeeds
 		wantOK(t, "call after passivation", v, err)
 		wantBreakerActors(t, e, "idle", 1)
-		wantCircuit(t, e.reg, "idle", tripwire.Closed, 0)
-		if n := s.calls.Load(); n != 2 {
+		testkit.WantCircuit(t, e.Reg, "idle", tripwire.Closed, 0)
+		if n := s.Calls.Load(); n != 2 {
 			t.Fatalf("target reached %d times; want 2", n)
 		}
 		// and it trips as a fresh breaker would
 		for range 5 {
-			_, _ = call(e.reg, "idle", failOp)
+			_, _ = call(e.Reg, "idle", failOp)
 		}
-		wantState(t, e.reg, "idle", tripwire.Open)
+		wantState(t, e.Reg, "idle", tripwire.Open)
 	})
 }
 
 func TestSnapshotWakesAnIdleBreaker(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker that passivated
-		register(t, e.reg, "idle", (&script{}).target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
+		testkit.Register(t, e.Reg, "idle", (&testkit.Script{}).Target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		advance(10 * time.Second)
 		wantBreakerActors(t, e, "idle", 0)
 
 		// When it is asked for a snapshot
-		s := snapshot(t, e.reg, "idle")
+		s := testkit.Snapshot(t, e.Reg, "idle")
 
 		// Then it answers from a breaker started again, closed
 		if s.State != tripwire.Closed || s.InFlight != 0 {
@@ -83,18 +84,21 @@ func TestSnapshotWakesAnIdleBreaker(t *testing.T) {
 func TestOpenOrForcedBreakerNeverPassivates(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		make func(e *env) error
+		make func(e *testkit.Env) error
 		want tripwire.State
 	}{
-		{"open", func(e *env) error { _, err := call(e.reg, "idle", failOp); return ignore(err, errTarget) }, tripwire.Open},
-		{"forced open", func(e *env) error { return e.reg.ForceOpen("idle") }, tripwire.Open},
-		{"forced closed", func(e *env) error { return e.reg.ForceClose("idle") }, tripwire.Closed},
+		{"open", func(e *testkit.Env) error {
+			_, err := call(e.Reg, "idle", failOp)
+			return ignore(err, testkit.ErrTarget)
+		}, tripwire.Open},
+		{"forced open", func(e *testkit.Env) error { return e.Reg.ForceOpen("idle") }, tripwire.Open},
+		{"forced closed", func(e *testkit.Env) error { return e.Reg.ForceClose("idle") }, tripwire.Closed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inBubble(t, func(t *testing.T, e *env) {
+			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a breaker with a 10s idle timeout that is open for
 				// an hour, forced open, or forced closed
-				register(t, e.reg, "idle", (&script{}).target(), tripwire.Settings{
+				testkit.Register(t, e.Reg, "idle", (&testkit.Script{}).Target(), tripwire.Settings{
 					Threshold: 1, OpenTimeout: time.Hour, IdleTimeout: 10 * time.Second,
 				})
 				advance(time.Second)
@@ -107,47 +111,47 @@ func TestOpenOrForcedBreakerNeverPassivates(t *testing.T) {
 
 				// Then its actor is still there, in the same state
 				wantBreakerActors(t, e, "idle", 1)
-				wantState(t, e.reg, "idle", tc.want)
+				wantState(t, e.Reg, "idle", tc.want)
 			})
 		})
 	}
 }
 
 func TestBreakerWithACallInFlightDoesNotPassivate(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 10s idle timeout, and 3s after Register a
 		// call that hangs until its 25s deadline
-		register(t, e.reg, "idle", (&script{}).target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "idle", (&testkit.Script{}).Target(), tripwire.Settings{
 			IdleTimeout: 10 * time.Second, CallTimeout: 25 * time.Second,
 		})
 		advance(3 * time.Second)
-		h := goCall(e.reg, "idle", op{Hang: true})
+		h := goCall(e.Reg, "idle", testkit.Op{Hang: true})
 
 		// When it has been idle far longer than 10s, with the call in flight
 		advance(25*time.Second - time.Nanosecond)
 
 		// Then the breaker is still there
 		wantBreakerActors(t, e, "idle", 1)
-		if n := snapshot(t, e.reg, "idle").InFlight; n != 1 {
+		if n := testkit.Snapshot(t, e.Reg, "idle").InFlight; n != 1 {
 			t.Fatalf("InFlight %d; want 1", n)
 		}
 		// and after the call timed out it passivates in time
-		r := await(t, h)
-		wantErr(t, "hung call", r.err, tripwire.ErrTimeout)
+		r := testkit.Await(t, h)
+		wantErr(t, "hung call", r.Err, tripwire.ErrTimeout)
 		advance(20 * time.Second)
 		wantBreakerActors(t, e, "idle", 0)
 	})
 }
 
 func TestCallsAtThePassivationMomentGetOneAnswerEach(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 10s idle timeout
 		const (
 			rounds    = 40
 			perOffset = 8
 		)
-		s := &script{}
-		register(t, e.reg, "idle", s.target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "idle", s.Target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		// In even rounds callers come at the idle moment (tying with the
 		// breaker's idle check) and just after it; in odd rounds only just
 		// after it, when the breaker has surely stopped and they all race
@@ -157,10 +161,10 @@ func TestCallsAtThePassivationMomentGetOneAnswerEach(t *testing.T) {
 		for round := range rounds {
 			// and one call that starts its idle time
 			advance(20 * time.Second)
-			v, err := call(e.reg, "idle", okOp)
+			v, err := call(e.Reg, "idle", okOp)
 			wantOK(t, "priming call", v, err)
 			total++
-			before := e.breakerActors("idle")
+			before := breakerActors(e.Sys, "idle")
 			moment := time.Now().Add(10 * time.Second)
 
 			// When many callers call at the moment it passivates
@@ -172,7 +176,7 @@ func TestCallsAtThePassivationMomentGetOneAnswerEach(t *testing.T) {
 					total++
 					wg.Go(func() {
 						time.Sleep(time.Until(moment.Add(off)))
-						v, err := call(e.reg, "idle", okOp)
+						v, err := call(e.Reg, "idle", okOp)
 						if err != nil || v != "ok" {
 							mu.Lock()
 							bad = append(bad, errString(v, err))
@@ -188,7 +192,7 @@ func TestCallsAtThePassivationMomentGetOneAnswerEach(t *testing.T) {
 				t.Fatalf("round %d: %d calls failed: %v", round, len(bad), bad)
 			}
 			// and the key is served by one breaker
-			after := e.breakerActors("idle")
+			after := breakerActors(e.Sys, "idle")
 			if len(after) != 1 {
 				t.Fatalf("round %d: breakers %v", round, after)
 			}
@@ -197,14 +201,14 @@ func TestCallsAtThePassivationMomentGetOneAnswerEach(t *testing.T) {
 			}
 		}
 		// and no call was lost or run twice
-		if n := s.calls.Load(); n != int64(total) {
+		if n := s.Calls.Load(); n != int64(total) {
 			t.Fatalf("target ran %d times for %d calls", n, total)
 		}
 		t.Logf("passivated and woken at the idle moment in %d of %d rounds", woken, rounds)
 		if woken < rounds/2 {
 			t.Fatalf("woken in %d rounds; want at least the %d odd ones", woken, rounds/2)
 		}
-		wantCircuit(t, e.reg, "idle", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "idle", tripwire.Closed, 0)
 	})
 }
 
@@ -230,22 +234,22 @@ func toString(v any) string {
 }
 
 func TestControlWakesAnIdleBreakerThatThenStays(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker that passivated
-		tr := record(t, e.reg)
-		register(t, e.reg, "idle", (&script{}).target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
+		tr := record(t, e.Reg)
+		testkit.Register(t, e.Reg, "idle", (&testkit.Script{}).Target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		advance(10 * time.Second)
 		wantBreakerActors(t, e, "idle", 0)
 
 		// When it is forced open
-		if err := e.reg.ForceOpen("idle"); err != nil {
+		if err := e.Reg.ForceOpen("idle"); err != nil {
 			t.Fatalf("ForceOpen: %v", err)
 		}
 
 		// Then a breaker runs again, open, and stays however long it idles
 		advance(time.Hour)
 		wantBreakerActors(t, e, "idle", 1)
-		wantState(t, e.reg, "idle", tripwire.Open)
+		wantState(t, e.Reg, "idle", tripwire.Open)
 		tr.want(t, "closed->open:forced_open")
 	})
 }

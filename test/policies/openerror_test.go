@@ -11,23 +11,24 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 func TestOpenErrorSaysWhenToRetry(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker that opens for 7s on the first failure
-		register(t, e.reg, "payments", (&script{}).target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "payments", (&testkit.Script{}).Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 7 * time.Second,
 		})
 
 		// When it trips 3s into the test and is called 2s later
 		time.Sleep(3 * time.Second)
-		if _, err := call(e.reg, "payments", failOp); !errors.Is(err, errTarget) {
+		if _, err := call(e.Reg, "payments", failOp); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		trippedAt := time.Now()
 		time.Sleep(2 * time.Second)
-		_, err := call(e.reg, "payments", okOp)
+		_, err := call(e.Reg, "payments", okOp)
 
 		// Then the error is ErrOpen and an *OpenError with the key, the
 		// moment the probe is due and the open time
@@ -45,34 +46,34 @@ func TestOpenErrorSaysWhenToRetry(t *testing.T) {
 			t.Errorf("error text %q does not name the key", err)
 		}
 		// and the breaker agrees
-		s := snapshot(t, e.reg, "payments")
+		s := testkit.Snapshot(t, e.Reg, "payments")
 		if !s.OpenedAt.Equal(trippedAt) || !s.RetryAt.Equal(oe.RetryAt) {
 			t.Errorf("Snapshot OpenedAt=%v RetryAt=%v; want %v, %v", s.OpenedAt, s.RetryAt, trippedAt, oe.RetryAt)
 		}
 		// and the probe is indeed admitted at RetryAt
 		time.Sleep(time.Until(oe.RetryAt))
 		synctest.Wait() // the recovery timer goes off at this instant too
-		v, err := call(e.reg, "payments", okOp)
+		v, err := call(e.Reg, "payments", okOp)
 		wantOK(t, "probe at RetryAt", v, err)
 	})
 }
 
 func TestRejectedCallsAllocateNothing(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given an open key
-		s := &script{}
-		register(t, e.reg, "hot", s.target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
-		if _, err := call(e.reg, "hot", failOp); !errors.Is(err, errTarget) {
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "hot", s.Target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
+		if _, err := call(e.Reg, "hot", failOp); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("tripping call: %v", err)
 		}
-		wantState(t, e.reg, "hot", tripwire.Open)
+		wantState(t, e.Reg, "hot", tripwire.Open)
 		ctx := context.Background()
 		var msg any = okOp
 		rejected := 0
 
 		// When a flood of 10,000 calls hits it
 		allocs := testing.AllocsPerRun(10_000, func() {
-			if _, err := e.reg.Call(ctx, "hot", msg); errors.Is(err, tripwire.ErrOpen) {
+			if _, err := e.Reg.Call(ctx, "hot", msg); errors.Is(err, tripwire.ErrOpen) {
 				rejected++
 			}
 		})
@@ -82,8 +83,8 @@ func TestRejectedCallsAllocateNothing(t *testing.T) {
 		if rejected != 10_001 { // AllocsPerRun runs the function once more to warm up
 			t.Fatalf("%d calls rejected; want 10001", rejected)
 		}
-		if s.calls.Load() != 1 {
-			t.Fatalf("target reached %d times; want 1", s.calls.Load())
+		if s.Calls.Load() != 1 {
+			t.Fatalf("target reached %d times; want 1", s.Calls.Load())
 		}
 		if allocs != 0 {
 			t.Fatalf("a rejected call allocates %v times; want 0", allocs)
@@ -92,19 +93,19 @@ func TestRejectedCallsAllocateNothing(t *testing.T) {
 }
 
 func TestRequestGetsTheOpenError(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given an open key and an actor that calls it with Request
-		register(t, e.reg, "k", (&script{}).target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
-		if _, err := call(e.reg, "k", failOp); !errors.Is(err, errTarget) {
+		testkit.Register(t, e.Reg, "k", (&testkit.Script{}).Target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
+		if _, err := call(e.Reg, "k", failOp); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		replies := make(chan *tripwire.Reply, 1)
 		refused := make(chan error, 1)
-		pid := e.sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
+		pid := e.Sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
 			return actorFunc(func(c actor.Context) {
 				switch m := c.Message().(type) {
 				case string:
-					if err := e.reg.Request(c, "k", okOp); err != nil {
+					if err := e.Reg.Request(c, "k", okOp); err != nil {
 						refused <- err
 					}
 				case *tripwire.Reply:
@@ -112,10 +113,10 @@ func TestRequestGetsTheOpenError(t *testing.T) {
 				}
 			})
 		}))
-		defer e.sys.Root.Stop(pid)
+		defer e.Sys.Root.Stop(pid)
 
 		// When the actor makes a request
-		e.sys.Root.Send(pid, "go")
+		e.Sys.Root.Send(pid, "go")
 
 		// Then its one reply carries the *OpenError
 		select {

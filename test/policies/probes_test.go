@@ -7,53 +7,54 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // halfOpenWith3Probes registers key with HalfOpenProbes 3, trips it and
 // waits until it is half-open.
-func halfOpenWith3Probes(t *testing.T, e *env, key string, s *script) {
+func halfOpenWith3Probes(t *testing.T, e *testkit.Env, key string, s *testkit.Script) {
 	t.Helper()
-	register(t, e.reg, key, s.target(), tripwire.Settings{
+	testkit.Register(t, e.Reg, key, s.Target(), tripwire.Settings{
 		Threshold: 1, OpenTimeout: time.Second, HalfOpenProbes: 3, CallTimeout: time.Minute,
 	})
-	if _, err := call(e.reg, key, failOp); !errors.Is(err, errTarget) {
+	if _, err := call(e.Reg, key, failOp); !errors.Is(err, testkit.ErrTarget) {
 		t.Fatalf("tripping call: %v", err)
 	}
 	time.Sleep(time.Second)
-	wantState(t, e.reg, key, tripwire.HalfOpen)
+	wantState(t, e.Reg, key, tripwire.HalfOpen)
 }
 
 // probes starts n gated calls and waits until they are parked.
-func probes(e *env, key string, n int) ([]chan bool, []<-chan result) {
+func probes(e *testkit.Env, key string, n int) ([]chan bool, []<-chan testkit.Result) {
 	gates := make([]chan bool, n)
-	results := make([]<-chan result, n)
+	results := make([]<-chan testkit.Result, n)
 	for i := range n {
 		gates[i] = make(chan bool, 1)
-		results[i] = goCall(e.reg, key, op{Gate: gates[i]})
+		results[i] = goCall(e.Reg, key, testkit.Op{Gate: gates[i]})
 	}
 	return gates, results
 }
 
 func TestHalfOpenAdmitsExactlyThreeProbesAtOnce(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker that admits 3 probes
-		s := &script{}
+		s := &testkit.Script{}
 		halfOpenWith3Probes(t, e, "p", s)
-		before := s.calls.Load()
+		before := s.Calls.Load()
 
 		// When 3 callers arrive together and their calls are under way
 		gates, results := probes(e, "p", 3)
 		for _, r := range results {
-			stillPending(t, r, "probe")
+			testkit.StillPending(t, r, "probe")
 		}
 
 		// Then all 3 reached the target at once
-		if n, peak := s.calls.Load()-before, s.peak.Load(); n != 3 || peak != 3 {
+		if n, peak := s.Calls.Load()-before, s.Peak.Load(); n != 3 || peak != 3 {
 			t.Fatalf("target reached by %d probes, %d at once; want 3 and 3", n, peak)
 		}
 		// and a 4th caller gets ErrOpen at once, without reaching it
 		start := time.Now()
-		_, err := call(e.reg, "p", okOp)
+		_, err := call(e.Reg, "p", okOp)
 		var oe *tripwire.OpenError
 		if !errors.As(err, &oe) || !isOpen(err) {
 			t.Fatalf("4th caller: %v; want *OpenError", err)
@@ -61,24 +62,24 @@ func TestHalfOpenAdmitsExactlyThreeProbesAtOnce(t *testing.T) {
 		if !oe.RetryAt.IsZero() || oe.RetryAfter != 0 {
 			t.Errorf("OpenError while probes are in flight: RetryAt=%v RetryAfter=%v; want zero", oe.RetryAt, oe.RetryAfter)
 		}
-		if time.Since(start) != 0 || s.calls.Load()-before != 3 {
+		if time.Since(start) != 0 || s.Calls.Load()-before != 3 {
 			t.Fatalf("4th caller waited %v / reached the target", time.Since(start))
 		}
 
 		// When the probes succeed one by one
 		for i := range gates {
 			gates[i] <- true
-			if r := await(t, results[i]); r.err != nil || r.v != "ok" {
-				t.Fatalf("probe %d: %v, %v", i, r.v, r.err)
+			if r := testkit.Await(t, results[i]); r.Err != nil || r.V != "ok" {
+				t.Fatalf("probe %d: %v, %v", i, r.V, r.Err)
 			}
 			// Then the circuit closes only after the third
 			want := tripwire.HalfOpen
 			if i == len(gates)-1 {
 				want = tripwire.Closed
 			}
-			wantState(t, e.reg, "p", want)
+			wantState(t, e.Reg, "p", want)
 		}
-		v, err := call(e.reg, "p", okOp)
+		v, err := call(e.Reg, "p", okOp)
 		wantOK(t, "call after close", v, err)
 	})
 }
@@ -86,24 +87,24 @@ func TestHalfOpenAdmitsExactlyThreeProbesAtOnce(t *testing.T) {
 func TestOneFailedProbeOfThreeReopens(t *testing.T) {
 	for _, failed := range []int{0, 1, 2} {
 		t.Run([]string{"first", "second", "last"}[failed], func(t *testing.T) {
-			inBubble(t, func(t *testing.T, e *env) {
+			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a half-open breaker with its 3 probes in flight
-				tr := record(t, e.reg)
-				s := &script{}
+				tr := record(t, e.Reg)
+				s := &testkit.Script{}
 				halfOpenWith3Probes(t, e, "p", s)
 				gates, results := probes(e, "p", 3)
 				for _, r := range results {
-					stillPending(t, r, "probe")
+					testkit.StillPending(t, r, "probe")
 				}
 
 				// When the probes end in order and one of them fails
 				for i := range gates {
 					gates[i] <- i != failed
-					r := await(t, results[i])
+					r := testkit.Await(t, results[i])
 					if i == failed {
-						wantErr(t, "failed probe", r.err, errTarget)
-					} else if r.err != nil {
-						t.Fatalf("probe %d: %v", i, r.err)
+						wantErr(t, "failed probe", r.Err, testkit.ErrTarget)
+					} else if r.Err != nil {
+						t.Fatalf("probe %d: %v", i, r.Err)
 					}
 					// Then the circuit re-opens at the failure and stays
 					// open while the other probes end
@@ -111,10 +112,10 @@ func TestOneFailedProbeOfThreeReopens(t *testing.T) {
 					if i >= failed {
 						want = tripwire.Open
 					}
-					wantState(t, e.reg, "p", want)
+					wantState(t, e.Reg, "p", want)
 				}
 				tr.want(t, "closed->open:threshold", "open->half_open:open_timeout", "half_open->open:probe_failed")
-				if _, err := call(e.reg, "p", okOp); !isOpen(err) {
+				if _, err := call(e.Reg, "p", okOp); !isOpen(err) {
 					t.Fatalf("call after the failed probe: %v; want ErrOpen", err)
 				}
 			})
@@ -123,65 +124,65 @@ func TestOneFailedProbeOfThreeReopens(t *testing.T) {
 }
 
 func TestHungProbeReopensForProbeTimeout(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker (one probe, 2s call timeout)
-		tr := record(t, e.reg)
-		register(t, e.reg, "p", (&script{}).target(), tripwire.Settings{
+		tr := record(t, e.Reg)
+		testkit.Register(t, e.Reg, "p", (&testkit.Script{}).Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, CallTimeout: 2 * time.Second,
 		})
-		_, _ = call(e.reg, "p", failOp)
+		_, _ = call(e.Reg, "p", failOp)
 		advance(time.Second)
 
 		// When its probe hangs
 		start := time.Now()
-		probe := goCall(e.reg, "p", op{Hang: true})
+		probe := goCall(e.Reg, "p", testkit.Op{Hang: true})
 
 		// Then other callers are refused meanwhile
-		stillPending(t, probe, "probe")
-		if _, err := call(e.reg, "p", okOp); !isOpen(err) {
+		testkit.StillPending(t, probe, "probe")
+		if _, err := call(e.Reg, "p", okOp); !isOpen(err) {
 			t.Fatalf("call beside the probe: %v; want ErrOpen", err)
 		}
 		// and at its deadline the probe times out and the circuit re-opens
-		r := await(t, probe)
-		wantErr(t, "probe", r.err, tripwire.ErrTimeout)
-		if d := r.at.Sub(start); d != 2*time.Second {
+		r := testkit.Await(t, probe)
+		wantErr(t, "probe", r.Err, tripwire.ErrTimeout)
+		if d := r.At.Sub(start); d != 2*time.Second {
 			t.Fatalf("probe timed out after %v; want 2s", d)
 		}
-		wantState(t, e.reg, "p", tripwire.Open)
+		wantState(t, e.Reg, "p", tripwire.Open)
 		tr.want(t, "closed->open:threshold", "open->half_open:open_timeout", "half_open->open:probe_timeout")
 	})
 }
 
 func TestSlowProbeReopens(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker that counts calls over 100ms as failures
-		tr := record(t, e.reg)
-		register(t, e.reg, "p", (&script{}).target(), tripwire.Settings{
+		tr := record(t, e.Reg)
+		testkit.Register(t, e.Reg, "p", (&testkit.Script{}).Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, SlowCall: 100 * time.Millisecond,
 		})
-		_, _ = call(e.reg, "p", failOp)
+		_, _ = call(e.Reg, "p", failOp)
 		advance(time.Second)
 
 		// When its probe succeeds after 200ms
-		v, err := call(e.reg, "p", op{After: 200 * time.Millisecond})
+		v, err := call(e.Reg, "p", testkit.Op{After: 200 * time.Millisecond})
 
 		// Then the caller has its value, and the circuit re-opens
 		wantOK(t, "slow probe", v, err)
-		wantState(t, e.reg, "p", tripwire.Open)
+		wantState(t, e.Reg, "p", tripwire.Open)
 		tr.want(t, "closed->open:threshold", "open->half_open:open_timeout", "half_open->open:probe_failed")
 	})
 }
 
 func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker with one probe permit
-		s := &script{}
-		register(t, e.reg, "p", s.target(), tripwire.Settings{
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "p", s.Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, CallTimeout: time.Minute,
 		})
-		_, _ = call(e.reg, "p", failOp)
+		_, _ = call(e.Reg, "p", failOp)
 		advance(time.Second)
-		before := s.calls.Load()
+		before := s.Calls.Load()
 
 		// When 50 callers arrive at the same instant
 		gate := make(chan bool, 1)
@@ -190,7 +191,7 @@ func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
 		for range 50 {
 			go func() {
 				<-start
-				_, err := call(e.reg, "p", op{Gate: gate})
+				_, err := call(e.Reg, "p", testkit.Op{Gate: gate})
 				results <- err
 			}()
 		}
@@ -199,7 +200,7 @@ func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
 
 		// Then exactly one reaches the target, and the others get an
 		// *OpenError for the key with no retry time (the probe decides)
-		if n := s.calls.Load() - before; n != 1 {
+		if n := s.Calls.Load() - before; n != 1 {
 			t.Fatalf("%d callers reached the target; want 1", n)
 		}
 		for range 49 {
@@ -213,6 +214,6 @@ func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
 		if err := <-results; err != nil {
 			t.Fatalf("probe: %v", err)
 		}
-		wantState(t, e.reg, "p", tripwire.Closed)
+		wantState(t, e.Reg, "p", tripwire.Closed)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // Regression: after a target_down trip the breaker watched the target again
@@ -12,62 +13,62 @@ import (
 // again was not noticed: its calls waited for their deadline.
 
 func TestProbeToRespawnedTargetThatStopsFailsAtOnce(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker whose target went down and was respawned under
 		// the same name, now half-open
 		pid, _ := spawnService(t, e)
-		register(t, e.reg, "svc", tripwire.ActorTarget(e.sys.NewLocalPID("svc")), tripwire.Settings{
+		testkit.Register(t, e.Reg, "svc", tripwire.ActorTarget(e.Sys.NewLocalPID("svc")), tripwire.Settings{
 			OpenTimeout: 5 * time.Second, CallTimeout: 30 * time.Second,
 		})
 		stopService(t, e, pid)
-		wantState(t, e.reg, "svc", tripwire.Open)
+		wantState(t, e.Reg, "svc", tripwire.Open)
 		pid, _ = spawnService(t, e)
 		advance(5 * time.Second)
-		wantState(t, e.reg, "svc", tripwire.HalfOpen)
+		wantState(t, e.Reg, "svc", tripwire.HalfOpen)
 		// and a probe the respawned actor will never answer
-		probe := goCall(e.reg, "svc", &hangMsg{})
-		stillPending(t, probe, "probe")
+		probe := goCall(e.Reg, "svc", &hangMsg{})
+		testkit.StillPending(t, probe, "probe")
 
 		// When the respawned actor stops
 		stoppedAt := time.Now()
-		e.sys.Root.Stop(pid)
+		e.Sys.Root.Stop(pid)
 
 		// Then the probe fails with ErrTargetDown at once and the circuit
 		// re-opens
-		r := await(t, probe)
-		if d := r.at.Sub(stoppedAt); d != 0 || !isErr(r.err, tripwire.ErrTargetDown) {
-			t.Fatalf("probe ended %v after the stop with %v; want ErrTargetDown at once", d, r.err)
+		r := testkit.Await(t, probe)
+		if d := r.At.Sub(stoppedAt); d != 0 || !isErr(r.Err, tripwire.ErrTargetDown) {
+			t.Fatalf("probe ended %v after the stop with %v; want ErrTargetDown at once", d, r.Err)
 		}
-		wantState(t, e.reg, "svc", tripwire.Open)
+		wantState(t, e.Reg, "svc", tripwire.Open)
 	})
 }
 
 func TestResetBreakerWatchesRespawnedTarget(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker whose target went down, was respawned, and that
 		// an operator Reset to closed
-		tr := record(t, e.reg)
+		tr := record(t, e.Reg)
 		pid, _ := spawnService(t, e)
-		register(t, e.reg, "svc", tripwire.ActorTarget(e.sys.NewLocalPID("svc")), tripwire.Settings{
+		testkit.Register(t, e.Reg, "svc", tripwire.ActorTarget(e.Sys.NewLocalPID("svc")), tripwire.Settings{
 			OpenTimeout: time.Minute, CallTimeout: 30 * time.Second,
 		})
 		stopService(t, e, pid)
 		pid, _ = spawnService(t, e)
-		if err := e.reg.Reset("svc"); err != nil {
+		if err := e.Reg.Reset("svc"); err != nil {
 			t.Fatalf("Reset: %v", err)
 		}
 		// and a call the respawned actor will never answer
-		h := goCall(e.reg, "svc", &hangMsg{})
-		stillPending(t, h, "hung call")
+		h := goCall(e.Reg, "svc", &hangMsg{})
+		testkit.StillPending(t, h, "hung call")
 
 		// When the respawned actor stops
 		stoppedAt := time.Now()
-		e.sys.Root.Stop(pid)
+		e.Sys.Root.Stop(pid)
 
 		// Then the call fails at once and the circuit opens for target_down
-		r := await(t, h)
-		if d := r.at.Sub(stoppedAt); d != 0 || !isErr(r.err, tripwire.ErrTargetDown) {
-			t.Errorf("call ended %v after the stop with %v; want ErrTargetDown at once", d, r.err)
+		r := testkit.Await(t, h)
+		if d := r.At.Sub(stoppedAt); d != 0 || !isErr(r.Err, tripwire.ErrTargetDown) {
+			t.Errorf("call ended %v after the stop with %v; want ErrTargetDown at once", d, r.Err)
 		}
 		tr.want(t, "closed->open:target_down", "open->closed:reset", "closed->open:target_down")
 	})

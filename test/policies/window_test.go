@@ -5,24 +5,25 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // runOps makes one call per op, in order, and checks that the caller gets
 // what the target answered.
-func runOps(t *testing.T, reg *tripwire.Registry, key string, ops ...op) {
+func runOps(t *testing.T, reg *tripwire.Registry, key string, ops ...testkit.Op) {
 	t.Helper()
 	for i, o := range ops {
 		_, err := call(reg, key, o)
 		if o.Fail {
-			wantErr(t, "call", err, errTarget)
+			wantErr(t, "call", err, testkit.ErrTarget)
 		} else if err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}
 }
 
-func repeat(o op, n int) []op {
-	ops := make([]op, n)
+func repeat(o testkit.Op, n int) []testkit.Op {
+	ops := make([]testkit.Op, n)
 	for i := range ops {
 		ops[i] = o
 	}
@@ -30,89 +31,89 @@ func repeat(o op, n int) []op {
 }
 
 func TestCountWindowWaitsForMinCalls(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a count window of 10 calls that needs 6 calls and a 50%
 		// failure rate (the consecutive Threshold of 2 does not apply)
-		tr := record(t, e.reg)
-		s := &script{}
-		register(t, e.reg, "w", s.target(), tripwire.Settings{
+		tr := record(t, e.Reg)
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "w", s.Target(), tripwire.Settings{
 			Threshold: 2, OpenTimeout: time.Minute,
 			Window: tripwire.Window{Size: 10, MinCalls: 6, FailureRate: 0.5},
 		})
 
 		// When 5 calls fail: a 100% failure rate, but fewer than MinCalls
-		runOps(t, e.reg, "w", repeat(failOp, 5)...)
+		runOps(t, e.Reg, "w", repeat(failOp, 5)...)
 
 		// Then the circuit stays closed
-		wantCircuit(t, e.reg, "w", tripwire.Closed, 5)
+		testkit.WantCircuit(t, e.Reg, "w", tripwire.Closed, 5)
 		tr.want(t)
 
 		// When the 6th call fails
-		runOps(t, e.reg, "w", failOp)
+		runOps(t, e.Reg, "w", failOp)
 
 		// Then it opens for the failure rate
-		wantCircuit(t, e.reg, "w", tripwire.Open, 6)
+		testkit.WantCircuit(t, e.Reg, "w", tripwire.Open, 6)
 		got := tr.want(t, "closed->open:failure_rate")
 		if !got[0].Fresh {
 			t.Errorf("trip from closed not marked Fresh: %+v", got[0])
 		}
-		if _, err := call(e.reg, "w", okOp); !isOpen(err) {
+		if _, err := call(e.Reg, "w", okOp); !isOpen(err) {
 			t.Fatalf("call after trip: %v; want ErrOpen", err)
 		}
-		if n := s.calls.Load(); n != 6 {
+		if n := s.Calls.Load(); n != 6 {
 			t.Fatalf("target reached %d times; want 6", n)
 		}
 	})
 }
 
 func TestCountWindowTripsAtTheFailureRate(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a count window of 10 calls, MinCalls 4, FailureRate 0.5
-		tr := record(t, e.reg)
-		s := &script{}
-		register(t, e.reg, "w", s.target(), tripwire.Settings{
+		tr := record(t, e.Reg)
+		s := &testkit.Script{}
+		testkit.Register(t, e.Reg, "w", s.Target(), tripwire.Settings{
 			OpenTimeout: time.Minute,
 			Window:      tripwire.Window{Size: 10, MinCalls: 4, FailureRate: 0.5},
 		})
 
 		// When failures come, but below half of the calls: 4 of 9
-		runOps(t, e.reg, "w", okOp, okOp, okOp, failOp, okOp, failOp, okOp, failOp, failOp)
+		runOps(t, e.Reg, "w", okOp, okOp, okOp, failOp, okOp, failOp, okOp, failOp, failOp)
 
 		// Then the circuit stays closed (2 consecutive failures at the end)
-		wantCircuit(t, e.reg, "w", tripwire.Closed, 2)
+		testkit.WantCircuit(t, e.Reg, "w", tripwire.Closed, 2)
 		tr.want(t)
 
 		// When one more failure makes it 5 of 10
-		runOps(t, e.reg, "w", failOp)
+		runOps(t, e.Reg, "w", failOp)
 
 		// Then the circuit opens for the failure rate
-		wantCircuit(t, e.reg, "w", tripwire.Open, 3)
+		testkit.WantCircuit(t, e.Reg, "w", tripwire.Open, 3)
 		tr.want(t, "closed->open:failure_rate")
 	})
 }
 
 func TestCountWindowSlides(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a count window of 4 calls that opens at 75% failures
-		tr := record(t, e.reg)
-		register(t, e.reg, "w", (&script{}).target(), tripwire.Settings{
+		tr := record(t, e.Reg)
+		testkit.Register(t, e.Reg, "w", (&testkit.Script{}).Target(), tripwire.Settings{
 			OpenTimeout: time.Minute,
 			Window:      tripwire.Window{Size: 4, MinCalls: 4, FailureRate: 0.75},
 		})
 
 		// When 2 failures are pushed out of the window by 4 successes, and
 		// 2 new failures follow: 2 of the last 4
-		runOps(t, e.reg, "w", failOp, failOp, okOp, okOp, okOp, okOp, failOp, failOp)
+		runOps(t, e.Reg, "w", failOp, failOp, okOp, okOp, okOp, okOp, failOp, failOp)
 
 		// Then the circuit stays closed: the old failures are forgotten
-		wantCircuit(t, e.reg, "w", tripwire.Closed, 2)
+		testkit.WantCircuit(t, e.Reg, "w", tripwire.Closed, 2)
 		tr.want(t)
 
 		// When a third new failure makes it 3 of the last 4
-		runOps(t, e.reg, "w", failOp)
+		runOps(t, e.Reg, "w", failOp)
 
 		// Then it opens
-		wantCircuit(t, e.reg, "w", tripwire.Open, 3)
+		testkit.WantCircuit(t, e.Reg, "w", tripwire.Open, 3)
 		tr.want(t, "closed->open:failure_rate")
 	})
 }
@@ -128,35 +129,35 @@ func TestTimeWindowForgetsFailuresOlderThanPeriod(t *testing.T) {
 		{"past period", 10*time.Second + 500*time.Millisecond, tripwire.Closed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inBubble(t, func(t *testing.T, e *env) {
+			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a time window of 10s (10 buckets) that needs 4
 				// calls and a 50% failure rate
-				tr := record(t, e.reg)
-				register(t, e.reg, "w", (&script{}).target(), tripwire.Settings{
+				tr := record(t, e.Reg)
+				testkit.Register(t, e.Reg, "w", (&testkit.Script{}).Target(), tripwire.Settings{
 					OpenTimeout: time.Hour,
 					Window:      tripwire.Window{Period: 10 * time.Second, MinCalls: 4, FailureRate: 0.5},
 				})
 				// and 3 failures: fewer than MinCalls
-				runOps(t, e.reg, "w", repeat(failOp, 3)...)
-				wantCircuit(t, e.reg, "w", tripwire.Closed, 3)
+				runOps(t, e.Reg, "w", repeat(failOp, 3)...)
+				testkit.WantCircuit(t, e.Reg, "w", tripwire.Closed, 3)
 
 				// When a 4th failure comes after the pause
 				time.Sleep(tc.pause)
-				runOps(t, e.reg, "w", failOp)
+				runOps(t, e.Reg, "w", failOp)
 
 				// Then the circuit opens only if the first 3 are still in
 				// the window
-				wantCircuit(t, e.reg, "w", tc.want, 4)
+				testkit.WantCircuit(t, e.Reg, "w", tc.want, 4)
 				if tc.want == tripwire.Open {
 					tr.want(t, "closed->open:failure_rate")
 					return
 				}
 				tr.want(t)
 				// and past the period it takes 4 fresh failures to open it
-				runOps(t, e.reg, "w", repeat(failOp, 2)...)
-				wantCircuit(t, e.reg, "w", tripwire.Closed, 6)
-				runOps(t, e.reg, "w", failOp)
-				wantCircuit(t, e.reg, "w", tripwire.Open, 7)
+				runOps(t, e.Reg, "w", repeat(failOp, 2)...)
+				testkit.WantCircuit(t, e.Reg, "w", tripwire.Closed, 6)
+				runOps(t, e.Reg, "w", failOp)
+				testkit.WantCircuit(t, e.Reg, "w", tripwire.Open, 7)
 				tr.want(t, "closed->open:failure_rate")
 			})
 		})

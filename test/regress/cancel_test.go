@@ -9,6 +9,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // hold asks the holding actor target to keep the request unanswered.
@@ -29,11 +30,11 @@ type holdTarget interface {
 }
 
 type actorHolder struct {
-	e   *env
+	e   *testkit.Env
 	pid *actor.PID
 }
 
-func newActorHolder(e *env) *actorHolder {
+func newActorHolder(e *testkit.Env) *actorHolder {
 	var held *actor.PID
 	pid := spawnActor(e, func(c actor.Context) {
 		switch m := c.Message().(type) {
@@ -49,7 +50,7 @@ func newActorHolder(e *env) *actorHolder {
 }
 
 func (h *actorHolder) target() tripwire.Target { return tripwire.ActorTarget(h.pid) }
-func (h *actorHolder) answerLater(v any)       { h.e.sys.Root.Send(h.pid, &answerHeld{Value: v}) }
+func (h *actorHolder) answerLater(v any)       { h.e.Sys.Root.Send(h.pid, &answerHeld{Value: v}) }
 func (h *actorHolder) ctxErr() (error, bool)   { return nil, false }
 
 type funcHolder struct {
@@ -101,29 +102,29 @@ func (h *funcHolder) ctxErr() (error, bool) {
 func TestReplyToCancelledCaller(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		holder func(t *testing.T, e *env) holdTarget
+		holder func(t *testing.T, e *testkit.Env) holdTarget
 	}{
-		{"actor target", func(_ *testing.T, e *env) holdTarget { return newActorHolder(e) }},
-		{"function target", func(t *testing.T, _ *env) holdTarget { return newFuncHolder(t) }},
+		{"actor target", func(_ *testing.T, e *testkit.Env) holdTarget { return newActorHolder(e) }},
+		{"function target", func(t *testing.T, _ *testkit.Env) holdTarget { return newFuncHolder(t) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inBubble(t, func(t *testing.T, e *env) {
+			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a breaker (threshold 2) with one failure counted
 				h := tc.holder(t, e)
-				register(t, e.reg, "held", h.target(), tripwire.Settings{Threshold: 2, CallTimeout: time.Minute})
-				if _, err := e.reg.Call(context.Background(), "held", errTarget); !errors.Is(err, errTarget) {
+				testkit.Register(t, e.Reg, "held", h.target(), tripwire.Settings{Threshold: 2, CallTimeout: time.Minute})
+				if _, err := e.Reg.Call(context.Background(), "held", testkit.ErrTarget); !errors.Is(err, testkit.ErrTarget) {
 					t.Fatalf("seeding failure: %v", err)
 				}
-				wantCircuit(t, e.reg, "held", tripwire.Closed, 1)
+				testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 1)
 
 				// A success counted would reset the failures to 0; a failure
 				// counted would open the circuit.
 				for _, late := range []any{"late success", errLate} {
 					// When a caller's call is held by the target
 					ctx, cancel := context.WithCancel(context.Background())
-					call := goCall(ctx, e.reg, "held", &hold{})
-					stillPending(t, call, "the held call")
-					if snap := wantCircuit(t, e.reg, "held", tripwire.Closed, 1); snap.InFlight != 1 {
+					call := testkit.GoCall(ctx, e.Reg, "held", &hold{})
+					testkit.StillPending(t, call, "the held call")
+					if snap := testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 1); snap.InFlight != 1 {
 						t.Fatalf("InFlight = %d with one call held", snap.InFlight)
 					}
 					// and the caller cancels it after 1 s
@@ -132,13 +133,13 @@ func TestReplyToCancelledCaller(t *testing.T) {
 					cancel()
 
 					// Then the caller gets context.Canceled at once
-					r := await(t, call)
-					if !errors.Is(r.err, context.Canceled) || r.v != nil || !r.at.Equal(cancelledAt) {
+					r := testkit.Await(t, call)
+					if !errors.Is(r.Err, context.Canceled) || r.V != nil || !r.At.Equal(cancelledAt) {
 						t.Fatalf("cancelled call: %v, %v after %v; want context.Canceled at once",
-							r.v, r.err, r.at.Sub(cancelledAt))
+							r.V, r.Err, r.At.Sub(cancelledAt))
 					}
 					// and the breaker forgets the call, counting it neither way
-					if snap := wantCircuit(t, e.reg, "held", tripwire.Closed, 1); snap.InFlight != 0 {
+					if snap := testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 1); snap.InFlight != 0 {
 						t.Fatalf("InFlight = %d after the cancellation", snap.InFlight)
 					}
 
@@ -146,7 +147,7 @@ func TestReplyToCancelledCaller(t *testing.T) {
 					time.Sleep(time.Second)
 					h.answerLater(late)
 					// Then the answer changes nothing
-					if snap := wantCircuit(t, e.reg, "held", tripwire.Closed, 1); snap.InFlight != 0 {
+					if snap := testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 1); snap.InFlight != 0 {
 						t.Fatalf("late %v: InFlight = %d", late, snap.InFlight)
 					}
 					// and a function target saw its context cancelled with the caller's
@@ -156,16 +157,16 @@ func TestReplyToCancelledCaller(t *testing.T) {
 					// and the caller's result channel got nothing more
 					select {
 					case r := <-call:
-						t.Fatalf("second result for one call: %v, %v", r.v, r.err)
+						t.Fatalf("second result for one call: %v, %v", r.V, r.Err)
 					default:
 					}
 				}
 
 				// Then the breaker still answers calls and counts them
-				if v, err := e.reg.Call(context.Background(), "held", "now"); err != nil || v != "now" {
+				if v, err := e.Reg.Call(context.Background(), "held", "now"); err != nil || v != "now" {
 					t.Fatalf("call after the late answers: %v, %v", v, err)
 				}
-				wantCircuit(t, e.reg, "held", tripwire.Closed, 0)
+				testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 0)
 			})
 		})
 	}

@@ -9,15 +9,19 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // twice asks the double-replying target to answer First and then Second to
 // the same request.
 type twice struct{ First, Second any }
 
+// errLate is what a target answers with after it has answered once.
+var errLate = errors.New("late second answer")
+
 // spawnDoubleReplier starts an actor target that answers every twice message
 // two times.
-func spawnDoubleReplier(e *env) *actor.PID {
+func spawnDoubleReplier(e *testkit.Env) *actor.PID {
 	return spawnActor(e, func(ctx actor.Context) {
 		if m, ok := ctx.Message().(*twice); ok {
 			ctx.Respond(m.First)
@@ -31,11 +35,11 @@ func spawnDoubleReplier(e *env) *actor.PID {
 // target that answers one request twice. The caller gets the first answer,
 // and the second neither reaches anyone nor moves the failure count.
 func TestTwoResultsForOneCall(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker (threshold 3) in front of an actor that answers every
 		// request twice
-		register(t, e.reg, "dup", tripwire.ActorTarget(spawnDoubleReplier(e)), tripwire.Settings{Threshold: 3})
+		testkit.Register(t, e.Reg, "dup", tripwire.ActorTarget(spawnDoubleReplier(e)), tripwire.Settings{Threshold: 3})
 
 		steps := []struct {
 			name         string
@@ -43,14 +47,14 @@ func TestTwoResultsForOneCall(t *testing.T) {
 			second       any
 			wantFailures int // counting the second answer too would give another number
 		}{
-			{"error then error", errTarget, errLate, 1},       // counted twice: 2
-			{"error then error again", errTarget, errLate, 2}, // counted twice: open at 4
-			{"success then error", "ok", errLate, 0},          // counted twice: 1
-			{"error then success", errTarget, "late-ok", 1},   // counted twice: 0
+			{"error then error", testkit.ErrTarget, errLate, 1},       // counted twice: 2
+			{"error then error again", testkit.ErrTarget, errLate, 2}, // counted twice: open at 4
+			{"success then error", "ok", errLate, 0},                  // counted twice: 1
+			{"error then success", testkit.ErrTarget, "late-ok", 1},   // counted twice: 0
 		}
 		for _, st := range steps {
 			// When a call's request is answered twice
-			v, err := e.reg.Call(ctx, "dup", &twice{First: st.first, Second: st.second})
+			v, err := e.Reg.Call(ctx, "dup", &twice{First: st.first, Second: st.second})
 
 			// Then the caller gets the first answer
 			if firstErr, isErr := st.first.(error); isErr {
@@ -61,22 +65,22 @@ func TestTwoResultsForOneCall(t *testing.T) {
 				t.Fatalf("%s: got %v, %v; want the first answer %v", st.name, v, err, st.first)
 			}
 			// and only the first answer counts
-			if snap := wantCircuit(t, e.reg, "dup", tripwire.Closed, st.wantFailures); snap.InFlight != 0 {
+			if snap := testkit.WantCircuit(t, e.Reg, "dup", tripwire.Closed, st.wantFailures); snap.InFlight != 0 {
 				t.Fatalf("%s: InFlight = %d", st.name, snap.InFlight)
 			}
 		}
 
 		// When an actor Requests ten calls whose requests are each answered twice
-		pid, a := newAsker(e)
+		pid, a := testkit.NewAsker(e)
 		msgs := make([]any, 10)
 		for i := range msgs {
 			msgs[i] = &twice{First: fmt.Sprint("first-", i), Second: fmt.Sprint("second-", i)}
 		}
-		e.sys.Root.Send(pid, &requestAll{key: "dup", msgs: msgs})
+		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "dup", Msgs: msgs})
 
 		// Then it receives exactly one Reply per request, carrying the first answer
 		got := map[any]int{}
-		for _, r := range a.received() {
+		for _, r := range a.Received() {
 			m := r.Request.(*twice)
 			if r.Err != nil || r.Value != m.First {
 				t.Errorf("reply to %v: %v, %v; want %v", m, r.Value, r.Err, m.First)
@@ -88,7 +92,7 @@ func TestTwoResultsForOneCall(t *testing.T) {
 				t.Errorf("request %d got %d replies, want 1", i, got[m])
 			}
 		}
-		wantCircuit(t, e.reg, "dup", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "dup", tripwire.Closed, 0)
 	})
 }
 
@@ -98,7 +102,7 @@ func TestTwoResultsForOneCall(t *testing.T) {
 // never a stale one meant for an earlier call, and the stale errors must not
 // count as failures. A function target cannot do this: it returns once.
 func TestTargetRepliesTwice(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given an actor target that, on each call n, first sends a stale error
 		// to the sender of every earlier call and then answers n with n*10
@@ -115,17 +119,17 @@ func TestTargetRepliesTwice(t *testing.T) {
 			c.Respond(n * 10)
 		})
 		// and a breaker (threshold 1: any counted failure would open it) in front of it
-		register(t, e.reg, "stale", tripwire.ActorTarget(pid), tripwire.Settings{Threshold: 1})
+		testkit.Register(t, e.Reg, "stale", tripwire.ActorTarget(pid), tripwire.Settings{Threshold: 1})
 
 		// When ten calls are made one after another (45 stale answers in all)
 		for n := range 10 {
-			v, err := e.reg.Call(ctx, "stale", n)
+			v, err := e.Reg.Call(ctx, "stale", n)
 			// Then each call gets its own answer
 			if err != nil || v != n*10 {
 				t.Fatalf("call %d: %v, %v; want %d", n, v, err, n*10)
 			}
 			// and no stale answer counts as a failure
-			wantCircuit(t, e.reg, "stale", tripwire.Closed, 0)
+			testkit.WantCircuit(t, e.Reg, "stale", tripwire.Closed, 0)
 		}
 		if len(earlier) != 10 {
 			t.Fatalf("target saw %d calls, want 10", len(earlier))

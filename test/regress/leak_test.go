@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // TestLeakedGoroutineOnTimeout guards "a goroutine leaked on timeout"
@@ -24,17 +25,17 @@ func TestLeakedGoroutineOnTimeout(t *testing.T) {
 	const n = 100
 	for _, tc := range []struct {
 		name     string
-		msg      op
+		msg      testkit.Op
 		returnAt time.Duration // when the targets return, from the calls' start
 	}{
-		{"target honours ctx", op{Hang: true}, time.Second + time.Millisecond},
-		{"target ignores ctx", op{After: 3 * time.Second}, 3 * time.Second},
+		{"target honours ctx", testkit.Op{Hang: true}, time.Second + time.Millisecond},
+		{"target ignores ctx", testkit.Op{After: 3 * time.Second}, 3 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inBubble(t, func(t *testing.T, e *env) {
+			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a breaker with a 1 s call timeout and a threshold it won't reach
-				var s script
-				register(t, e.reg, "slow", s.target(), tripwire.Settings{Threshold: 1000, CallTimeout: time.Second})
+				var s testkit.Script
+				testkit.Register(t, e.Reg, "slow", s.Target(), tripwire.Settings{Threshold: 1000, CallTimeout: time.Second})
 
 				// When 100 calls to a target that outlives their deadline run at once
 				start := time.Now()
@@ -42,7 +43,7 @@ func TestLeakedGoroutineOnTimeout(t *testing.T) {
 				errs := make(chan error, n)
 				for range n {
 					wg.Go(func() {
-						_, err := e.reg.Call(context.Background(), "slow", tc.msg)
+						_, err := e.Reg.Call(context.Background(), "slow", tc.msg)
 						if d := time.Since(start); d != time.Second {
 							t.Errorf("call returned after %v, want its 1s deadline", d)
 						}
@@ -58,30 +59,30 @@ func TestLeakedGoroutineOnTimeout(t *testing.T) {
 						t.Errorf("call: %v, want ErrTimeout", err)
 					}
 				}
-				if got := s.calls.Load(); got != n {
+				if got := s.Calls.Load(); got != n {
 					t.Fatalf("target ran %d times, want %d", got, n)
 				}
 				// and once the targets have returned, each timeout counted once
 				sleepUntil(start.Add(tc.returnAt + time.Millisecond))
-				if snap := wantCircuit(t, e.reg, "slow", tripwire.Closed, n); snap.InFlight != 0 {
+				if snap := testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, n); snap.InFlight != 0 {
 					t.Errorf("InFlight = %d", snap.InFlight)
 				}
 				// and the workers, one per concurrent call, are idle but still there
-				if w := e.reg.Workers(); w != n {
+				if w := e.Reg.Workers(); w != n {
 					t.Errorf("Workers() = %d right after the targets returned, want %d", w, n)
 				}
 
 				// and 10 s of idleness later none is left
 				time.Sleep(10 * time.Second)
 				synctest.Wait()
-				if w := e.reg.Workers(); w != 0 {
+				if w := e.Reg.Workers(); w != 0 {
 					t.Errorf("Workers() = %d after 10s idle, want 0", w)
 				}
 				// and the key still works, with a fresh worker
-				if v, err := e.reg.Call(context.Background(), "slow", op{Label: "after"}); err != nil || v != answer("after") {
+				if v, err := e.Reg.Call(context.Background(), "slow", testkit.Op{Label: "after"}); err != nil || v != testkit.Answer("after") {
 					t.Errorf("call after the timeouts: %v, %v", v, err)
 				}
-				if w := e.reg.Workers(); w != 1 {
+				if w := e.Reg.Workers(); w != 1 {
 					t.Errorf("Workers() = %d after one call, want 1", w)
 				}
 			})

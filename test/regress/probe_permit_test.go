@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // TestHalfOpenProbeWorkerPanics guards the "leaked half-open permit" class
@@ -16,23 +17,23 @@ import (
 // target panics must give its permit back. The breaker re-opens, half-opens
 // again on its timer, and the panicking worker goes on serving calls.
 func TestHalfOpenProbeWorkerPanics(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker (threshold 1, open timeout 3 s) tripped by one failure
-		var s script
-		register(t, e.reg, "db", s.target(), tripwire.Settings{
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "db", s.Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 3 * time.Second, CallTimeout: time.Second,
 		})
-		if _, err := e.reg.Call(ctx, "db", op{Fail: true}); !errors.Is(err, errTarget) {
+		if _, err := e.Reg.Call(ctx, "db", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("tripping call: %v", err)
 		}
-		snap := wantCircuit(t, e.reg, "db", tripwire.Open, 1)
+		snap := testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 1)
 
 		for cycle := range 3 {
 			// When it half-opens and its probe panics in the target
 			sleepUntil(snap.RetryAt.Add(time.Nanosecond))
-			wantCircuit(t, e.reg, "db", tripwire.HalfOpen, 1+cycle)
-			_, err := e.reg.Call(ctx, "db", op{Label: fmt.Sprint("probe-", cycle), Panic: true})
+			testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 1+cycle)
+			_, err := e.Reg.Call(ctx, "db", testkit.Op{Label: fmt.Sprint("probe-", cycle), Panic: true})
 			panickedAt := time.Now()
 
 			// Then the prober gets ErrTargetPanic and the circuit re-opens at
@@ -40,28 +41,28 @@ func TestHalfOpenProbeWorkerPanics(t *testing.T) {
 			if !errors.Is(err, tripwire.ErrTargetPanic) {
 				t.Fatalf("cycle %d: probe: %v, want ErrTargetPanic", cycle, err)
 			}
-			snap = wantCircuit(t, e.reg, "db", tripwire.Open, 2+cycle)
+			snap = testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 2+cycle)
 			if !snap.RetryAt.Equal(panickedAt.Add(3*time.Second)) || snap.InFlight != 0 {
 				t.Fatalf("cycle %d: RetryAt=+%v InFlight=%d; want 3s after the panic and 0",
 					cycle, snap.RetryAt.Sub(panickedAt), snap.InFlight)
 			}
-			if _, err := e.reg.Call(ctx, "db", op{Label: "while-open"}); !errors.Is(err, tripwire.ErrOpen) {
+			if _, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "while-open"}); !errors.Is(err, tripwire.ErrOpen) {
 				t.Fatalf("cycle %d: call while open: %v, want ErrOpen", cycle, err)
 			}
 		}
 
 		// When it half-opens once more and the probe succeeds
 		sleepUntil(snap.RetryAt.Add(time.Nanosecond))
-		wantCircuit(t, e.reg, "db", tripwire.HalfOpen, 4)
-		if v, err := e.reg.Call(ctx, "db", op{Label: "healthy"}); err != nil || v != answer("healthy") {
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 4)
+		if v, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "healthy"}); err != nil || v != testkit.Answer("healthy") {
 			t.Fatalf("last probe: %v, %v", v, err)
 		}
 		// Then it closes, and the one worker that ran every call survived the panics
-		wantCircuit(t, e.reg, "db", tripwire.Closed, 0)
-		if got, want := s.calls.Load(), int64(5); got != want {
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.Closed, 0)
+		if got, want := s.Calls.Load(), int64(5); got != want {
 			t.Errorf("target ran %d times, want %d (1 trip, 3 probes that panicked, 1 healthy)", got, want)
 		}
-		if w := e.reg.Workers(); w != 1 {
+		if w := e.Reg.Workers(); w != 1 {
 			t.Errorf("Workers() = %d after sequential calls, want 1: a panic must not cost a worker", w)
 		}
 	})
@@ -73,63 +74,63 @@ func TestHalfOpenProbeWorkerPanics(t *testing.T) {
 // half-opens again later, and the hung probe's eventual answer changes
 // nothing.
 func TestHalfOpenProbeHangs(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		stuck := make(chan struct{})
 		release := sync.OnceFunc(func() { close(stuck) })
 		defer release() // let the hung target return before Shutdown waits for it
 		// Given a breaker (threshold 1, open timeout 10 s, call timeout 5 s)
 		// tripped by one failure and then half-open
-		var s script
-		register(t, e.reg, "db", s.target(), tripwire.Settings{
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "db", s.Target(), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: 5 * time.Second,
 		})
-		if _, err := e.reg.Call(ctx, "db", op{Fail: true}); !errors.Is(err, errTarget) {
+		if _, err := e.Reg.Call(ctx, "db", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
 			t.Fatalf("tripping call: %v", err)
 		}
-		snap := wantCircuit(t, e.reg, "db", tripwire.Open, 1)
+		snap := testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 1)
 		sleepUntil(snap.RetryAt.Add(time.Millisecond))
-		wantCircuit(t, e.reg, "db", tripwire.HalfOpen, 1)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 1)
 
 		// When the probe hangs in a target that ignores its context
 		probeAt := time.Now()
-		probe := goCall(ctx, e.reg, "db", op{Label: "probe", Stuck: stuck})
-		stillPending(t, probe, "the hung probe")
+		probe := testkit.GoCall(ctx, e.Reg, "db", testkit.Op{Label: "probe", Stuck: stuck})
+		testkit.StillPending(t, probe, "the hung probe")
 		// Then while it hangs every other call gets ErrOpen without reaching the target
-		if _, err := e.reg.Call(ctx, "db", op{Label: "beside"}); !errors.Is(err, tripwire.ErrOpen) {
+		if _, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "beside"}); !errors.Is(err, tripwire.ErrOpen) {
 			t.Errorf("call beside the probe: %v, want ErrOpen", err)
 		}
-		if got := s.calls.Load(); got != 2 {
+		if got := s.Calls.Load(); got != 2 {
 			t.Errorf("target ran %d times, want 2 (the trip and the probe)", got)
 		}
 
 		// and at its deadline the prober gets ErrTimeout, and the circuit re-opens
 		// with its timer restarted from that moment
-		r := await(t, probe)
-		if !errors.Is(r.err, tripwire.ErrTimeout) || r.at.Sub(probeAt) != 5*time.Second {
-			t.Fatalf("hung probe: %v after %v; want ErrTimeout after 5s", r.err, r.at.Sub(probeAt))
+		r := testkit.Await(t, probe)
+		if !errors.Is(r.Err, tripwire.ErrTimeout) || r.At.Sub(probeAt) != 5*time.Second {
+			t.Fatalf("hung probe: %v after %v; want ErrTimeout after 5s", r.Err, r.At.Sub(probeAt))
 		}
-		snap = wantCircuit(t, e.reg, "db", tripwire.Open, 2)
-		if !snap.RetryAt.Equal(r.at.Add(10*time.Second)) || snap.InFlight != 0 {
+		snap = testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 2)
+		if !snap.RetryAt.Equal(r.At.Add(10*time.Second)) || snap.InFlight != 0 {
 			t.Fatalf("after the timeout: RetryAt=+%v InFlight=%d; want 10s after it and 0",
-				snap.RetryAt.Sub(r.at), snap.InFlight)
+				snap.RetryAt.Sub(r.At), snap.InFlight)
 		}
 
 		// When the timer fires again, the circuit is half-open, not stuck
 		sleepUntil(snap.RetryAt.Add(-time.Nanosecond))
-		wantCircuit(t, e.reg, "db", tripwire.Open, 2)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 2)
 		time.Sleep(2 * time.Nanosecond)
-		wantCircuit(t, e.reg, "db", tripwire.HalfOpen, 2)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 2)
 		// and a healthy probe closes it
-		if v, err := e.reg.Call(ctx, "db", op{Label: "healthy"}); err != nil || v != answer("healthy") {
+		if v, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "healthy"}); err != nil || v != testkit.Answer("healthy") {
 			t.Fatalf("second probe: %v, %v", v, err)
 		}
-		wantCircuit(t, e.reg, "db", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.Closed, 0)
 
 		// Then the hung probe's failure, when it finally comes, changes nothing
 		release()
-		wantCircuit(t, e.reg, "db", tripwire.Closed, 0)
-		if _, err := e.reg.Call(ctx, "db", op{Label: "after"}); err != nil {
+		testkit.WantCircuit(t, e.Reg, "db", tripwire.Closed, 0)
+		if _, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "after"}); err != nil {
 			t.Errorf("call after the late failure: %v", err)
 		}
 	})

@@ -9,6 +9,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // selfless is an actor context with no Self PID, like protoactor's root
@@ -27,44 +28,44 @@ func (selfless) Self() *actor.PID { return nil }
 func TestRequestWithNoSender(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		target func(e *env) tripwire.Target
+		target func(e *testkit.Env) tripwire.Target
 	}{
-		{"function target", func(*env) tripwire.Target { var s script; return s.target() }},
-		{"actor target", func(e *env) tripwire.Target {
+		{"function target", func(*testkit.Env) tripwire.Target { var s testkit.Script; return s.Target() }},
+		{"actor target", func(e *testkit.Env) tripwire.Target {
 			return tripwire.ActorTarget(spawnActor(e, func(c actor.Context) {
-				if o, ok := c.Message().(op); ok {
+				if o, ok := c.Message().(testkit.Op); ok {
 					// answer after o.After without blocking the actor
-					var v any = answer(o.Label)
+					var v any = testkit.Answer(o.Label)
 					if o.Fail {
-						v = errTarget
+						v = testkit.ErrTarget
 					}
 					from := c.Sender()
-					time.AfterFunc(o.After, func() { e.sys.Root.Send(from, v) })
+					time.AfterFunc(o.After, func() { e.Sys.Root.Send(from, v) })
 				}
 			}))
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inBubble(t, func(t *testing.T, e *env) {
+			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				dead := watchDeadLetters(t, e)
 				// Given a breaker (threshold 2) with one failure counted, in
 				// front of a target that answers after 2 s
-				register(t, e.reg, "slow", tc.target(e), tripwire.Settings{Threshold: 2, CallTimeout: time.Minute})
-				if _, err := e.reg.Call(context.Background(), "slow", op{Fail: true}); !errors.Is(err, errTarget) {
+				testkit.Register(t, e.Reg, "slow", tc.target(e), tripwire.Settings{Threshold: 2, CallTimeout: time.Minute})
+				if _, err := e.Reg.Call(context.Background(), "slow", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
 					t.Fatalf("seeding failure: %v", err)
 				}
-				wantCircuit(t, e.reg, "slow", tripwire.Closed, 1)
+				testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 1)
 				// and an actor that Requests calls
-				pid, a := newAsker(e)
+				pid, a := testkit.NewAsker(e)
 
 				// When an actor Requests a call and stops 1 s later, before the answer
 				start := time.Now()
-				e.sys.Root.Send(pid, &requestAll{key: "slow", msgs: []any{op{Label: "orphan", After: 2 * time.Second}}})
+				e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "slow", Msgs: []any{testkit.Op{Label: "orphan", After: 2 * time.Second}}})
 				time.Sleep(time.Second)
-				if err := e.sys.Root.StopFuture(pid).Wait(); err != nil {
+				if err := e.Sys.Root.StopFuture(pid).Wait(); err != nil {
 					t.Fatalf("stop the requester: %v", err)
 				}
-				if rs := a.received(); len(rs) != 0 {
+				if rs := a.Received(); len(rs) != 0 {
 					t.Fatalf("reply before the target answered: %v", rs[0])
 				}
 
@@ -72,23 +73,23 @@ func TestRequestWithNoSender(t *testing.T) {
 				// target's answer; nothing panics
 				sleepUntil(start.Add(2*time.Second + time.Millisecond))
 				rs := dead.replies()
-				if len(rs) != 1 || rs[0].Key != "slow" || rs[0].Err != nil || rs[0].Value != answer("orphan") {
-					t.Fatalf("dead-lettered replies: %+v; want one with the answer %q", rs, answer("orphan"))
+				if len(rs) != 1 || rs[0].Key != "slow" || rs[0].Err != nil || rs[0].Value != testkit.Answer("orphan") {
+					t.Fatalf("dead-lettered replies: %+v; want one with the answer %q", rs, testkit.Answer("orphan"))
 				}
 				// and the call counted as the success it was
-				if snap := wantCircuit(t, e.reg, "slow", tripwire.Closed, 0); snap.InFlight != 0 {
+				if snap := testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 0); snap.InFlight != 0 {
 					t.Errorf("InFlight = %d", snap.InFlight)
 				}
 
 				// When Request is given no actor context, or one without a Self PID
 				for _, actx := range []actor.Context{nil, selfless{}} {
-					err := e.reg.Request(actx, "slow", op{Label: "senderless"})
+					err := e.Reg.Request(actx, "slow", testkit.Op{Label: "senderless"})
 					// Then it is refused with ErrNilContext, without a panic or a call
 					if !errors.Is(err, tripwire.ErrNilContext) {
 						t.Errorf("Request(%T): %v, want ErrNilContext", actx, err)
 					}
 				}
-				if snap := wantCircuit(t, e.reg, "slow", tripwire.Closed, 0); snap.InFlight != 0 {
+				if snap := testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 0); snap.InFlight != 0 {
 					t.Errorf("a refused Request reached the breaker: InFlight = %d", snap.InFlight)
 				}
 				if rs := dead.replies(); len(rs) != 1 {

@@ -8,12 +8,13 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // lastWord asks the target to answer N and then stop itself.
 type lastWord struct{ N int }
 
-// failNow asks the target to answer with errTarget and stay alive.
+// failNow asks the target to answer with testkit.ErrTarget and stay alive.
 type failNow struct{}
 
 // TestWorkerResultBeforeTermination guards protoactor's "Terminated overtakes
@@ -33,7 +34,7 @@ func TestWorkerResultBeforeTermination(t *testing.T) {
 		{"StopFuture", func(c actor.Context) { c.StopFuture(c.Self()) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inBubble(t, func(t *testing.T, e *env) {
+			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				ctx := context.Background()
 				// Given a breaker (threshold 3) in front of an actor target addressed
 				// by name, which answers lastWord and then stops itself
@@ -41,7 +42,7 @@ func TestWorkerResultBeforeTermination(t *testing.T) {
 					return actorFunc(func(c actor.Context) {
 						switch m := c.Message().(type) {
 						case *failNow:
-							c.Respond(errTarget)
+							c.Respond(testkit.ErrTarget)
 						case *lastWord:
 							c.Respond(m.N)
 							tc.stop(c)
@@ -50,37 +51,37 @@ func TestWorkerResultBeforeTermination(t *testing.T) {
 				})
 				// IgnoreTargetDown: the next call must reach the dead target
 				// itself (ErrTargetDown), not be refused by an opened circuit.
-				register(t, e.reg, "svc", tripwire.ActorTarget(e.sys.NewLocalPID("svc")),
+				testkit.Register(t, e.Reg, "svc", tripwire.ActorTarget(e.Sys.NewLocalPID("svc")),
 					tripwire.Settings{Threshold: 3, IgnoreTargetDown: true})
 
 				for round := range 20 {
-					if _, err := e.sys.Root.SpawnNamed(props, "svc"); err != nil {
+					if _, err := e.Sys.Root.SpawnNamed(props, "svc"); err != nil {
 						t.Fatalf("round %d: spawn svc: %v", round, err)
 					}
 					// and one failure counted (two at the start of a later round)
-					if _, err := e.reg.Call(ctx, "svc", &failNow{}); !errors.Is(err, errTarget) {
+					if _, err := e.Reg.Call(ctx, "svc", &failNow{}); !errors.Is(err, testkit.ErrTarget) {
 						t.Fatalf("round %d: failing call: %v", round, err)
 					}
 					failures := 1
 					if round > 0 {
 						failures = 2 // the ErrTargetDown of the round before, and this one
 					}
-					wantCircuit(t, e.reg, "svc", tripwire.Closed, failures)
+					testkit.WantCircuit(t, e.Reg, "svc", tripwire.Closed, failures)
 
 					// When the target answers a call and stops itself right after
-					v, err := e.reg.Call(ctx, "svc", &lastWord{N: round})
+					v, err := e.Reg.Call(ctx, "svc", &lastWord{N: round})
 
 					// Then the caller gets the answer
 					if err != nil || v != round {
 						t.Fatalf("round %d: last word: %v, %v; want %d", round, v, err, round)
 					}
 					// and it counts as a success
-					wantCircuit(t, e.reg, "svc", tripwire.Closed, 0)
+					testkit.WantCircuit(t, e.Reg, "svc", tripwire.Closed, 0)
 					// and only a call after the stop finds the target down
-					if _, err := e.reg.Call(ctx, "svc", &failNow{}); !errors.Is(err, tripwire.ErrTargetDown) {
+					if _, err := e.Reg.Call(ctx, "svc", &failNow{}); !errors.Is(err, tripwire.ErrTargetDown) {
 						t.Fatalf("round %d: call after the stop: %v, want ErrTargetDown", round, err)
 					}
-					wantCircuit(t, e.reg, "svc", tripwire.Closed, 1)
+					testkit.WantCircuit(t, e.Reg, "svc", tripwire.Closed, 1)
 				}
 			})
 		})

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // TestStaleTimerAfterRestart guards the "stale timer after restart" class
@@ -26,19 +27,19 @@ func TestStaleTimerAfterRestart(t *testing.T) {
 		{"respawn", 12},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			inBubble(t, func(t *testing.T, e *env) {
+			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				ctx := context.Background()
 				start := time.Now()
 				// Given a breaker (threshold 1, open timeout 10 s) tripped at 0 s,
 				// so its recovery timer is due at 10 s
-				var s script
-				register(t, e.reg, "geo", s.target(), tripwire.Settings{
+				var s testkit.Script
+				testkit.Register(t, e.Reg, "geo", s.Target(), tripwire.Settings{
 					Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: time.Second,
 				})
-				if _, err := e.reg.Call(ctx, "geo", op{Fail: true}); !errors.Is(err, errTarget) {
+				if _, err := e.Reg.Call(ctx, "geo", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
 					t.Fatalf("first trip: %v", err)
 				}
-				first := wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+				first := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
 				if !first.RetryAt.Equal(start.Add(10 * time.Second)) {
 					t.Fatalf("first RetryAt = +%v, want +10s", first.RetryAt.Sub(start))
 				}
@@ -46,42 +47,42 @@ func TestStaleTimerAfterRestart(t *testing.T) {
 				// When the breaker crashes at 2 s
 				time.Sleep(2 * time.Second)
 				for i := range tc.crashes {
-					if err := e.reg.Crash("geo"); err != nil {
+					if err := e.Reg.Crash("geo"); err != nil {
 						t.Fatalf("crash %d: %v", i+1, err)
 					}
 				}
-				if snap := wantCircuit(t, e.reg, "geo", tripwire.Closed, 0); snap.Restarts != tc.crashes {
+				if snap := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Closed, 0); snap.Restarts != tc.crashes {
 					t.Fatalf("Restarts = %d, want %d", snap.Restarts, tc.crashes)
 				}
 				// and the new incarnation trips at 5 s, so its own timer is due at 15 s
 				time.Sleep(3 * time.Second)
-				if _, err := e.reg.Call(ctx, "geo", op{Fail: true}); !errors.Is(err, errTarget) {
+				if _, err := e.Reg.Call(ctx, "geo", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
 					t.Fatalf("second trip: %v", err)
 				}
-				second := wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+				second := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
 				if !second.RetryAt.Equal(start.Add(15 * time.Second)) {
 					t.Fatalf("second RetryAt = +%v, want +15s", second.RetryAt.Sub(start))
 				}
 
 				// Then the first incarnation's due time passes without effect
 				sleepUntil(start.Add(10*time.Second + time.Nanosecond))
-				wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
-				before := s.calls.Load()
-				if _, err := e.reg.Call(ctx, "geo", op{Label: "early"}); !errors.Is(err, tripwire.ErrOpen) {
+				testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
+				before := s.Calls.Load()
+				if _, err := e.Reg.Call(ctx, "geo", testkit.Op{Label: "early"}); !errors.Is(err, tripwire.ErrOpen) {
 					t.Errorf("call at +10s: %v, want ErrOpen", err)
 				}
-				if s.calls.Load() != before {
+				if s.Calls.Load() != before {
 					t.Errorf("the target was called while the circuit was open")
 				}
 				sleepUntil(start.Add(15*time.Second - time.Nanosecond))
-				wantCircuit(t, e.reg, "geo", tripwire.Open, 1)
+				testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
 				// and the circuit half-opens only on its own timer, at 15 s
 				time.Sleep(2 * time.Nanosecond)
-				wantCircuit(t, e.reg, "geo", tripwire.HalfOpen, 1)
-				if v, err := e.reg.Call(ctx, "geo", op{Label: "probe"}); err != nil || v != answer("probe") {
+				testkit.WantCircuit(t, e.Reg, "geo", tripwire.HalfOpen, 1)
+				if v, err := e.Reg.Call(ctx, "geo", testkit.Op{Label: "probe"}); err != nil || v != testkit.Answer("probe") {
 					t.Errorf("probe: %v, %v", v, err)
 				}
-				wantCircuit(t, e.reg, "geo", tripwire.Closed, 0)
+				testkit.WantCircuit(t, e.Reg, "geo", tripwire.Closed, 0)
 			})
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // TestFutureTwoWaiters guards "a protoactor Future with two waiters hangs"
@@ -21,11 +22,11 @@ import (
 // State and Request on one key at the same moments; every one must return.
 // A hang shows as synctest's deadlock report or the fake hour in await.
 func TestFutureTwoWaiters(t *testing.T) {
-	inBubble(t, func(t *testing.T, e *env) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given one key whose target answers after 1 ms
-		var s script
-		register(t, e.reg, "hot", s.target(), tripwire.Settings{Threshold: 1000, CallTimeout: time.Second})
-		pid, a := newAsker(e)
+		var s testkit.Script
+		testkit.Register(t, e.Reg, "hot", s.Target(), tripwire.Settings{Threshold: 1000, CallTimeout: time.Second})
+		pid, a := testkit.NewAsker(e)
 
 		// When 32 goroutines each make 20 mixed calls on it, all starting together
 		const workers, rounds = 32, 20
@@ -60,7 +61,7 @@ func TestFutureTwoWaiters(t *testing.T) {
 		// and every Request got exactly one Reply, by its call timeout
 		time.Sleep(time.Second + tripwire.ReplyGrace)
 		replies := map[any]int{}
-		for _, r := range a.received() {
+		for _, r := range a.Received() {
 			if r.Err != nil && !errors.Is(r.Err, tripwire.ErrBreakerRestarted) {
 				t.Errorf("reply to %v: %v", r.Request, r.Err)
 			}
@@ -75,7 +76,7 @@ func TestFutureTwoWaiters(t *testing.T) {
 			}
 		}
 		// and the breaker ends closed, idle, with its crashes counted
-		snap := wantCircuit(t, e.reg, "hot", tripwire.Closed, 0)
+		snap := testkit.WantCircuit(t, e.Reg, "hot", tripwire.Closed, 0)
 		if snap.InFlight != 0 || snap.Restarts < 1 || snap.Restarts > int(crashes.Load()) {
 			t.Errorf("InFlight=%d Restarts=%d after %d crashes", snap.InFlight, snap.Restarts, crashes.Load())
 		}
@@ -84,31 +85,31 @@ func TestFutureTwoWaiters(t *testing.T) {
 
 // mixedCall makes call i of goroutine w, cycling through the operations
 // that wait for an answer from the breaker.
-func mixedCall(e *env, w, i int, crashes, requests *atomic.Int64, asker *actor.PID) error {
+func mixedCall(e *testkit.Env, w, i int, crashes, requests *atomic.Int64, asker *actor.PID) error {
 	ctx := context.Background()
 	switch (w + i) % 5 {
 	case 0:
-		if _, err := e.reg.Snapshot("hot"); err != nil {
+		if _, err := e.Reg.Snapshot("hot"); err != nil {
 			return fmt.Errorf("Snapshot: %w", err)
 		}
 	case 1:
 		crashes.Add(1)
-		if err := e.reg.Crash("hot"); err != nil {
+		if err := e.Reg.Crash("hot"); err != nil {
 			return fmt.Errorf("Crash: %w", err)
 		}
 	case 2:
 		label := fmt.Sprint(w, "-", i)
-		v, err := e.reg.Call(ctx, "hot", op{Label: label, After: time.Millisecond})
-		if err != nil && !errors.Is(err, tripwire.ErrBreakerRestarted) || err == nil && v != answer(label) {
+		v, err := e.Reg.Call(ctx, "hot", testkit.Op{Label: label, After: time.Millisecond})
+		if err != nil && !errors.Is(err, tripwire.ErrBreakerRestarted) || err == nil && v != testkit.Answer(label) {
 			return fmt.Errorf("Call %s: %v, %v", label, v, err)
 		}
 	case 3:
-		if _, err := e.reg.State("hot"); err != nil {
+		if _, err := e.Reg.State("hot"); err != nil {
 			return fmt.Errorf("State: %w", err)
 		}
 	case 4:
 		requests.Add(1)
-		e.sys.Root.Send(asker, &requestAll{key: "hot", msgs: []any{op{Label: fmt.Sprint("req-", w, "-", i)}}})
+		e.Sys.Root.Send(asker, &testkit.RequestAll{Key: "hot", Msgs: []any{testkit.Op{Label: fmt.Sprint("req-", w, "-", i)}}})
 	}
 	return nil
 }

@@ -1,0 +1,45 @@
+package testkit
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// NewSystem returns an actor system that logs nothing and whose dead-letter
+// throttle goroutine ends quickly, so goleak and synctest see nothing left
+// behind. It is shut down when tb ends.
+func NewSystem(tb testing.TB) *actor.ActorSystem {
+	tb.Helper()
+	sys := tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+	tb.Cleanup(sys.Shutdown)
+	return sys
+}
+
+// Start starts a registry on sys with opts, and shuts it down when tb ends
+// (cleanups run last-in first-out: before a system from NewSystem stops).
+func Start(tb testing.TB, sys *actor.ActorSystem, opts ...tripwire.Option) *tripwire.Registry {
+	tb.Helper()
+	reg, err := tripwire.Start(sys, opts...)
+	if err != nil {
+		tb.Fatalf("Start: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := reg.Shutdown(context.Background()); err != nil {
+			tb.Errorf("Shutdown: %v", err)
+		}
+	})
+	return reg
+}
+
+// Register registers key, failing the test at once if that fails.
+func Register(tb testing.TB, reg *tripwire.Registry, key string, target tripwire.Target, s tripwire.Settings) {
+	tb.Helper()
+	if err := reg.Register(key, target, s); err != nil {
+		tb.Fatalf("Register(%q): %v", key, err)
+	}
+}

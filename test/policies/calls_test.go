@@ -1,0 +1,23 @@
+package policies
+
+import (
+	"context"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
+)
+
+// call makes one call and returns its value and error.
+func call(reg *tripwire.Registry, key string, msg any) (any, error) {
+	return reg.Call(context.Background(), key, msg)
+}
+
+// goCall runs call on its own goroutine; the result arrives on the channel.
+func goCall(reg *tripwire.Registry, key string, msg any) <-chan testkit.Result {
+	return testkit.GoCall(context.Background(), reg, key, msg)
+}
+
+var (
+	okOp   = testkit.Op{}
+	failOp = testkit.Op{Fail: true}
+)
