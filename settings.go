@@ -37,8 +37,9 @@ type Settings struct {
 	CallTimeout time.Duration
 	// IsFailure, if set, decides whether a call's result counts as a
 	// failure. By default every non-nil error does, including an error
-	// value replied by an actor target. It runs on the worker, never inside
-	// the breaker; if it panics the call counts as a failure.
+	// value replied by an actor target. It runs off the breaker's turn — on
+	// the worker, or for an actor target on the waiting caller's goroutine —
+	// and if it panics the call counts as a failure.
 	IsFailure func(value any, err error) bool
 	// Classify is the fuller form of IsFailure: Success, Failure, or Ignore
 	// (counts neither way; an ignored probe frees its permit). Set at most
