@@ -27,10 +27,11 @@ const (
 	panics                    // panics after delay: a worker crashing mid-flight
 	hang                      // ignores the call until its context ends
 	slow                      // succeed with a delay, only as an operation
+	ignored                   // returns errIgnored after delay: Classify may say Ignore
 )
 
 func (k targetKind) String() string {
-	return [...]string{"succeed", "fail", "panic", "hang", "slow"}[k]
+	return [...]string{"succeed", "fail", "panic", "hang", "slow", "ignored"}[k]
 }
 
 // behaviour is the target's script for one call. Apart from hang, a function
@@ -60,14 +61,15 @@ const (
 	gotCanceled
 	gotTargetDown
 	gotOverloaded
-	gotNil // an operation without a value that succeeded
+	gotNil        // an operation without a value that succeeded
+	gotIgnoredErr // errIgnored from the target
 	gotOther
 )
 
 func (k kind) String() string {
 	return [...]string{"pending", "value", "target error", "ErrTargetPanic", "ErrOpen",
 		"ErrTimeout", "ErrBreakerRestarted", "ErrShutdown", "ErrUnknownKey",
-		"ErrDuplicateKey", "context.Canceled", "ErrTargetDown", "ErrOverloaded", "nil", "other error"}[k]
+		"ErrDuplicateKey", "context.Canceled", "ErrTargetDown", "ErrOverloaded", "nil", "ignored error", "other error"}[k]
 }
 
 // targetType is what a key's breaker forwards to.
@@ -97,6 +99,27 @@ type settings struct {
 	idleTimeout time.Duration
 	probes      int // Settings.HalfOpenProbes
 	maxInFlight int // Settings.MaxInFlight (0: no bound)
+
+	// window is Settings.Window as a count window (size 0: none, trip on
+	// threshold consecutive failures).
+	window windowSettings
+	// slowCall is Settings.SlowCall (0: off): a success that took longer
+	// (not as long: equal is not slow) counts as a failure.
+	slowCall time.Duration
+	// backoffMax is Settings.Backoff.Max with Multiplier 2 (0: no backoff).
+	// Jitter stays 0: the breaker draws it at random, which no model can
+	// predict to the nanosecond.
+	backoffMax time.Duration
+	// classify sets Settings.Classify to one that says Ignore for
+	// errIgnored; without it errIgnored is an ordinary failure.
+	classify bool
+}
+
+// windowSettings is a count window: over the last size outcomes, it trips
+// once at least minCalls are recorded and fails/calls >= rate.
+type windowSettings struct {
+	size, minCalls int
+	rate           float64
 }
 
 func (s settings) String() string {
@@ -112,6 +135,18 @@ func (s settings) String() string {
 	}
 	if s.maxInFlight > 0 {
 		str += fmt.Sprintf(" maxInFlight=%d", s.maxInFlight)
+	}
+	if s.window.size > 0 {
+		str += fmt.Sprintf(" window=%d/min%d/rate%v", s.window.size, s.window.minCalls, s.window.rate)
+	}
+	if s.slowCall > 0 {
+		str += fmt.Sprintf(" slowCall=%v", s.slowCall)
+	}
+	if s.backoffMax > 0 {
+		str += fmt.Sprintf(" backoff=x2,max%v", s.backoffMax)
+	}
+	if s.classify {
+		str += " classify"
 	}
 	return str
 }
@@ -143,6 +178,11 @@ type breakerModel struct {
 	openedAt       time.Time
 	retryAt        time.Time // the recovery timer is live exactly while state == Open
 	restarts       int
+	// reopens counts re-opens since the last close: the backoff exponent.
+	reopens int
+	// outcomes is the count window, oldest first, true = failure; it
+	// holds only outcomes recorded while closed and is emptied on a close.
+	outcomes []bool
 
 	lastActive time.Time // the last start, admission or end of a call, or target down
 	watching   bool      // it watches its actor target
@@ -256,6 +296,7 @@ func (m *model) crash(key string) kind {
 	m.retire(b, gotRestarted)
 	b.state, b.failures, b.probes, b.passed, b.forced = tripwire.Closed, 0, 0, 0, notForced
 	b.openedAt, b.retryAt = time.Time{}, time.Time{}
+	b.reopens, b.outcomes = 0, nil
 	b.gen = m.newGen()
 	b.restarts++
 	m.tally["crash"]++
@@ -292,6 +333,11 @@ func (m *model) watch(b *breakerModel) {
 func (m *model) targetDown(b *breakerModel) {
 	b.watching, b.lastActive = false, m.now
 	if b.state != tripwire.Open && b.forced == notForced {
+		if b.state == tripwire.HalfOpen {
+			b.reopens++
+		} else {
+			b.reopens = 0
+		}
 		m.trip(b, m.now)
 		m.tally["target down"]++
 	}
@@ -346,13 +392,14 @@ func (m *model) admits(key string) bool {
 }
 
 // rejecting reports whether b answers a call with ErrOpen now: open, or
-// half-open with all its probes taken.
+// half-open with all its probes taken. With no probe out it always admits
+// one, even if passed reaches a HalfOpenProbes that Update lowered.
 func (b *breakerModel) rejecting() bool {
 	switch b.state {
 	case tripwire.Open:
 		return true
 	case tripwire.HalfOpen:
-		return b.probes+b.passed >= b.s.probes
+		return b.probes > 0 && b.probes+b.passed >= b.s.probes
 	}
 	return false
 }
@@ -469,28 +516,75 @@ func (m *model) finish(c *callModel) {
 		c.res = gotValue
 	case c.beh.kind == fail:
 		c.res = gotTargetErr
+	case c.beh.kind == ignored:
+		c.res = gotIgnoredErr
 	default:
 		c.res = gotPanic
 	}
 	m.tally[c.res.String()]++
 	c.b.lastActive = at // an answer or a timeout
-	m.record(c.b, c.gen, c.res == gotValue, at)
+	o := failed
+	switch {
+	case c.res == gotIgnoredErr && c.b.s.classify:
+		o = ignoredOutcome
+	case c.res == gotValue && c.b.s.slowCall > 0 && at.Sub(c.start) > c.b.s.slowCall:
+		m.tally["slow call"]++
+	case c.res == gotValue:
+		o = succeeded
+	}
+	m.record(c.b, c.gen, o, at)
 }
 
+// outcome is how a call's result counts for its breaker.
+type outcome int
+
+const (
+	succeeded outcome = iota
+	failed
+	ignoredOutcome // Classify said Ignore: counts neither way
+)
+
 // record is the outcome of a call admitted in gen: DESIGN §3.2–3.5.
-func (m *model) record(b *breakerModel, gen uint64, ok bool, now time.Time) {
+func (m *model) record(b *breakerModel, gen uint64, o outcome, now time.Time) {
 	if gen != b.gen {
 		m.tally["stale outcome"]++
 		return // admitted before the last transition or crash
 	}
+	if o == ignoredOutcome {
+		m.tally["ignored outcome"]++
+	}
 	switch b.state {
 	case tripwire.Closed:
-		if ok {
-			b.failures = 0
+		if o == ignoredOutcome {
 			return
 		}
-		b.failures++
-		if b.failures >= b.s.threshold && b.forced == notForced {
+		if o == succeeded {
+			b.failures = 0
+		} else {
+			b.failures++
+		}
+		if w := b.s.window; w.size > 0 {
+			// The window is checked after every recorded outcome.
+			b.outcomes = append(b.outcomes, o == failed)
+			if len(b.outcomes) > w.size {
+				b.outcomes = b.outcomes[1:]
+			}
+			fails := 0
+			for _, f := range b.outcomes {
+				if f {
+					fails++
+				}
+			}
+			calls := len(b.outcomes)
+			if b.forced == notForced && calls >= w.minCalls && float64(fails)/float64(calls) >= w.rate {
+				b.reopens = 0
+				m.tally["window tripped"]++
+				m.trip(b, now)
+			}
+			return
+		}
+		if o == failed && b.failures >= b.s.threshold && b.forced == notForced {
+			b.reopens = 0
 			m.trip(b, now)
 		}
 	case tripwire.HalfOpen:
@@ -498,32 +592,53 @@ func (m *model) record(b *breakerModel, gen uint64, ok bool, now time.Time) {
 			return
 		}
 		b.probes--
-		if ok {
+		switch o {
+		case ignoredOutcome:
+			m.tally["ignored probe"]++ // frees its permit
+		case succeeded:
 			b.passed++
 			if b.passed >= b.s.probes {
-				b.failures = 0
+				b.failures, b.reopens = 0, 0
 				m.close(b)
 				m.tally["probes closed it"]++
 			}
-			return
+		default:
+			b.failures++
+			b.reopens++
+			m.tally["probe reopened it"]++
+			m.trip(b, now)
 		}
-		b.failures++
-		m.tally["probe reopened it"]++
-		m.trip(b, now)
 	}
 }
 
-// trip opens b at now and starts its recovery timer.
+// trip opens b at now and starts its recovery timer, stretched by the
+// backoff of b.reopens re-opens: min(Max, OpenTimeout*2^reopens).
 func (m *model) trip(b *breakerModel, now time.Time) {
 	m.moveTo(b, tripwire.Open)
-	b.openedAt, b.retryAt = now, now.Add(b.s.openTimeout)
+	after := b.s.openTimeout
+	if b.s.backoffMax > 0 {
+		for range b.reopens {
+			if after >= b.s.backoffMax {
+				break
+			}
+			after *= 2
+		}
+		if after > b.s.backoffMax {
+			after = b.s.backoffMax
+		}
+		if b.reopens > 0 {
+			m.tally["backed off"]++
+		}
+	}
+	b.openedAt, b.retryAt = now, now.Add(after)
 	m.tally["trip"]++
 }
 
-// close closes b (failures as they are).
+// close closes b (failures as they are) and empties its window.
 func (m *model) close(b *breakerModel) {
 	m.moveTo(b, tripwire.Closed)
 	b.openedAt, b.retryAt = time.Time{}, time.Time{}
+	b.outcomes = nil
 }
 
 // moveTo is a transition: a new gen, and no probes. A recovery timer still
@@ -553,12 +668,29 @@ func (m *model) force(key string, f force) kind {
 		m.moveTo(b, tripwire.Open)
 		b.openedAt, b.retryAt = m.now, time.Time{} // no recovery timer
 	case forcedClosed:
-		b.forced = forcedClosed
+		b.forced, b.reopens = forcedClosed, 0
 		m.close(b) // failures still count, but never open it
 	default:
-		b.forced, b.failures = notForced, 0
+		b.forced, b.failures, b.reopens = notForced, 0, 0
 		m.close(b)
 	}
+	return gotNil
+}
+
+// update models Registry.Update: the new rules apply from the next call;
+// state, counts, window, re-opens and a recovery timer already armed are
+// kept. It wakes a passivated breaker, like Snapshot.
+func (m *model) update(key string, s settings) kind {
+	b := m.breakers[key]
+	switch {
+	case m.shutdown:
+		return gotShutdown
+	case b == nil:
+		return gotUnknownKey
+	}
+	b.s = s
+	m.wake(b)
+	m.tally["Update"]++
 	return gotNil
 }
 
@@ -650,6 +782,7 @@ func (m *model) wake(b *breakerModel) {
 		return
 	}
 	b.failures, b.probes, b.passed = 0, 0, 0
+	b.reopens, b.outcomes = 0, nil
 	b.gen = m.newGen()
 	m.tally["woken"]++
 	m.started(b)

@@ -29,6 +29,21 @@ var modelKeys = []string{"a", "b", "c"}
 // errTarget is what a failing target returns.
 var errTarget = errors.New("target failed")
 
+// errIgnored is what an ignored target returns; a key drawn with classify
+// counts it neither way.
+var errIgnored = errors.New("target says: ignore me")
+
+// ignoreClassify is the Settings.Classify of a key drawn with classify.
+func ignoreClassify(_ any, err error) tripwire.Outcome {
+	switch {
+	case errors.Is(err, errIgnored):
+		return tripwire.Ignore
+	case err != nil:
+		return tripwire.Failure
+	}
+	return tripwire.Success
+}
+
 // job is the message of one call: which call it is and what the target does.
 type job struct {
 	id  int
@@ -64,6 +79,9 @@ type machine struct {
 	invoked  map[int]int       // call id -> times the target ran
 	requests map[int]*realCall // requests not answered yet
 	faults   []string          // what went wrong off the test goroutine
+	// updates are the transitions with reason "updated", as Subscribe
+	// delivered them.
+	updates []tripwire.Transition
 
 	steps             int
 	shutdownNotBefore int
@@ -83,7 +101,7 @@ func (s *machine) target(ctx context.Context, msg any) (any, error) {
 	switch j.beh.kind {
 	case succeed:
 		return valueOf(j.id), nil
-	case fail:
+	case fail, ignored:
 		return nil, reply(j).(error)
 	default:
 		panic(fmt.Sprintf("call %d: the worker crashed", j.id))
@@ -99,8 +117,11 @@ func (s *machine) count(id int) {
 
 // reply is what the target answers for j when it does not panic.
 func reply(j *job) any {
-	if j.beh.kind == fail {
+	switch j.beh.kind {
+	case fail:
 		return fmt.Errorf("call %d: %w", j.id, errTarget)
+	case ignored:
+		return fmt.Errorf("call %d: %w", j.id, errIgnored)
 	}
 	return valueOf(j.id)
 }
@@ -159,6 +180,7 @@ func classify(err error) kind {
 		kind kind
 	}{
 		{errTarget, gotTargetErr},
+		{errIgnored, gotIgnoredErr},
 		{tripwire.ErrTargetPanic, gotPanic},
 		{tripwire.ErrOpen, gotOpen},
 		{tripwire.ErrTimeout, gotTimeout},
@@ -200,6 +222,21 @@ func drawSettings(t *rapid.T) settings {
 	if st.target != funcTarget {
 		st.ignoreDown = rapid.Bool().Draw(t, "ignoreTargetDown")
 	}
+	if rapid.IntRange(0, 2).Draw(t, "windowed") == 2 {
+		size := rapid.IntRange(2, 6).Draw(t, "windowSize")
+		st.window = windowSettings{
+			size:     size,
+			minCalls: rapid.IntRange(1, size).Draw(t, "windowMinCalls"),
+			rate:     rapid.SampledFrom([]float64{0.25, 0.5, 0.75, 1}).Draw(t, "windowFailureRate"),
+		}
+	}
+	if rapid.IntRange(0, 2).Draw(t, "slowCalls") == 2 {
+		st.slowCall = time.Duration(rapid.IntRange(1, 3000).Draw(t, "slowCallMs")) * time.Millisecond
+	}
+	if rapid.IntRange(0, 2).Draw(t, "backsOff") == 2 {
+		st.backoffMax = time.Duration(rapid.IntRange(100, 20_000).Draw(t, "backoffMaxMs")) * time.Millisecond
+	}
+	st.classify = rapid.Bool().Draw(t, "classify")
 	if rapid.IntRange(0, 2).Draw(t, "passivates") == 2 {
 		// An odd number of nanoseconds, so that idle checks hardly ever
 		// fall on the instant a call ends (advanceTo reports it if one does).
@@ -216,14 +253,72 @@ func (s *machine) register(t *rapid.T, key string, st settings) {
 	case deadTarget:
 		target = tripwire.ActorTarget(s.sys.NewLocalPID("gone-" + key))
 	}
-	err := s.reg.Register(key, target, tripwire.Settings{
-		Threshold: st.threshold, OpenTimeout: st.openTimeout, CallTimeout: st.callTimeout,
-		IgnoreTargetDown: st.ignoreDown, IdleTimeout: st.idleTimeout,
-		HalfOpenProbes: st.probes, MaxInFlight: st.maxInFlight,
-	})
+	err := s.reg.Register(key, target, realSettings(st))
 	synctest.Wait()
 	t.Logf("+%v Register(%q, %v): %v", s.since(time.Now()), key, st, err)
 	want(t, "Register", err, s.m.register(key, st))
+}
+
+// realSettings are the registry's Settings for the model's.
+func realSettings(st settings) tripwire.Settings {
+	rs := tripwire.Settings{
+		Threshold: st.threshold, OpenTimeout: st.openTimeout, CallTimeout: st.callTimeout,
+		IgnoreTargetDown: st.ignoreDown, IdleTimeout: st.idleTimeout,
+		HalfOpenProbes: st.probes, MaxInFlight: st.maxInFlight,
+		SlowCall: st.slowCall,
+	}
+	if st.window.size > 0 {
+		rs.Window = tripwire.Window{Size: st.window.size, MinCalls: st.window.minCalls, FailureRate: st.window.rate}
+	}
+	if st.backoffMax > 0 {
+		// Jitter stays 0: it is random inside the breaker and cannot be
+		// modelled to the nanosecond.
+		rs.Backoff = tripwire.Backoff{Multiplier: 2, Max: st.backoffMax}
+	}
+	if st.classify {
+		rs.Classify = ignoreClassify
+	}
+	return rs
+}
+
+// Update changes a key's Threshold, OpenTimeout, CallTimeout and
+// HalfOpenProbes at run time (the rest as registered, or drawn for a key
+// that is not there); they apply from the next call, the state is kept.
+func (s *machine) Update(t *rapid.T) {
+	key := rapid.SampledFrom(modelKeys).Draw(t, "key")
+	var st settings
+	if b := s.m.breakers[key]; b != nil {
+		st = b.s
+		st.threshold = rapid.IntRange(1, 4).Draw(t, "threshold")
+		st.openTimeout = time.Duration(rapid.IntRange(100, 5000).Draw(t, "openTimeoutMs")) * time.Millisecond
+		st.callTimeout = time.Duration(rapid.IntRange(100, 3000).Draw(t, "callTimeoutMs")) * time.Millisecond
+		st.probes = rapid.SampledFrom([]int{1, 1, 2, 3}).Draw(t, "halfOpenProbes")
+	} else {
+		st = drawSettings(t)
+	}
+	s.mu.Lock()
+	before := len(s.updates)
+	s.mu.Unlock()
+	err := s.reg.Update(key, realSettings(st))
+	synctest.Wait()
+	t.Logf("+%v Update(%q, %v): %v", s.since(s.m.now), key, st, err)
+	want(t, "Update", err, s.m.update(key, st))
+	// A successful Update is one transition from the state to itself,
+	// reason "updated"; a failed one is none.
+	s.mu.Lock()
+	got := slices.Clone(s.updates[before:])
+	s.mu.Unlock()
+	var wantTr []string
+	if b := s.m.breakers[key]; err == nil && b != nil {
+		wantTr = []string{fmt.Sprintf("%s %v->%v at +%v", key, b.state, b.state, s.since(s.m.now))}
+	}
+	var gotTr []string
+	for _, tr := range got {
+		gotTr = append(gotTr, fmt.Sprintf("%s %v->%v at +%v", tr.Key, tr.From, tr.To, s.since(tr.At)))
+	}
+	if !slices.Equal(gotTr, wantTr) {
+		t.Fatalf("Update(%q) made the transitions %q (reason updated), the model says %q", key, gotTr, wantTr)
+	}
 }
 
 // Register adds a key with drawn settings (ErrDuplicateKey if it is there).
@@ -316,14 +411,26 @@ func (s *machine) CallPanics(t *rapid.T) { s.call(t, panics, false) }
 // CallHangs calls a target that waits until its context ends.
 func (s *machine) CallHangs(t *rapid.T) { s.call(t, hang, false) }
 
+// CallIgnored calls a target that returns errIgnored after a drawn delay.
+func (s *machine) CallIgnored(t *rapid.T) { s.call(t, ignored, false) }
+
 // drawDelay draws how long a target takes: at once (unless first is 1), a
-// whole number of milliseconds, or 1ns either side of the key's call timeout.
+// whole number of milliseconds, 1ns either side of the key's call timeout,
+// or exactly its SlowCall or 1ns more.
 func (s *machine) drawDelay(t *rapid.T, key string, first int) time.Duration {
-	ct := time.Second
+	ct, slowCall := time.Second, time.Duration(0)
 	if b := s.m.breakers[key]; b != nil {
-		ct = b.s.callTimeout
+		ct, slowCall = b.s.callTimeout, b.s.slowCall
 	}
-	switch rapid.IntRange(first, 3).Draw(t, "delayKind") {
+	last := 3
+	if slowCall > 0 {
+		last = 5
+	}
+	switch rapid.IntRange(first, last).Draw(t, "delayKind") {
+	case 4:
+		return slowCall
+	case 5:
+		return slowCall + time.Nanosecond
 	case 0:
 		return 0
 	case 1:
@@ -338,7 +445,7 @@ func (s *machine) drawDelay(t *rapid.T, key string, first int) time.Duration {
 // Request makes a call with Registry.Request from an actor, which gets the
 // outcome as one *tripwire.Reply.
 func (s *machine) Request(t *rapid.T) {
-	s.call(t, rapid.SampledFrom([]targetKind{succeed, slow, fail, panics, hang}).Draw(t, "target"), true)
+	s.call(t, rapid.SampledFrom([]targetKind{succeed, slow, fail, panics, hang, ignored}).Draw(t, "target"), true)
 }
 
 // drawBehaviour draws what the target does with a call to key.
@@ -348,7 +455,7 @@ func (s *machine) drawBehaviour(t *rapid.T, key string, k targetKind) behaviour 
 	case slow:
 		beh.kind = succeed
 		beh.delay = s.drawDelay(t, key, 1)
-	case fail, panics:
+	case fail, panics, ignored:
 		beh.delay = s.drawDelay(t, key, 0)
 	}
 	return beh

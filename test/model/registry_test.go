@@ -27,15 +27,20 @@ import (
 // registry, each case in its own synctest bubble, with the plain model of
 // model_test.go beside it. Operations: Register (a function, actor or dead
 // actor target, drawn settings), Unregister, Call and Request with a target
-// that succeeds, is slow, fails, panics or hangs (sometimes with a context
-// deadline before the call timeout), Cancel a call, Crash a breaker (up to 12
-// times in a row), Shutdown, and fake-time advances. After every step it
-// checks that the registry agrees with the model: every call's result and
-// the instant it arrived, which calls reached the target, each key's state,
-// failure count, opened-at, retry-at, calls in flight and restart count, and
-// the set of keys. Advances aim at the instants where timers are due, stale
-// ones included, and 1ns either side, so a stale timer that changed
-// anything, or a timer a nanosecond early or late, shows up as a mismatch.
+// that succeeds, is slow, fails, panics, hangs or returns an error that
+// Classify may Ignore (sometimes with a context deadline before the call
+// timeout), Cancel a call, Crash a breaker (up to 12 times in a row),
+// ForceOpen/ForceClose/Reset, Update a key's settings, Snapshot, Shutdown,
+// and fake-time advances. Settings are drawn with a count failure-rate
+// Window, SlowCall, Backoff (Multiplier 2, a Max, no Jitter), Classify,
+// HalfOpenProbes, MaxInFlight and IdleTimeout, or without them. After every
+// step it checks that the registry agrees with the model: every call's result
+// and the instant it arrived, which calls reached the target, each key's
+// state, failure count, opened-at, retry-at, calls in flight and restart
+// count, and the set of keys; Update also checks the transition it announces.
+// Advances aim at the instants where timers are due, stale ones included, and
+// 1ns either side, so a stale timer that changed anything, or a timer a
+// nanosecond early or late, shows up as a mismatch.
 func TestRegistryModel(t *testing.T) {
 	var (
 		mu    sync.Mutex
@@ -70,6 +75,8 @@ func TestRegistryModel(t *testing.T) {
 				"CallFails":      s.step(s.CallFails),
 				"CallPanics":     s.step(s.CallPanics),
 				"CallHangs":      s.step(s.CallHangs),
+				"CallIgnored":    s.step(s.CallIgnored),
+				"Update":         s.step(s.Update),
 				"Request":        s.step(s.Request),
 				"Cancel":         s.step(s.Cancel),
 				"Crash":          s.step(s.Crash),
@@ -97,7 +104,15 @@ func start(t *rapid.T) *machine {
 	}
 	s.actorPID = s.spawnTargetActor()
 	s.askerPID = sys.Root.Spawn(actor.PropsFromFunc(s.asker))
+	unsubscribe := reg.Subscribe(func(tr tripwire.Transition) {
+		if tr.Reason == tripwire.ReasonUpdated {
+			s.mu.Lock()
+			s.updates = append(s.updates, tr)
+			s.mu.Unlock()
+		}
+	})
 	t.Cleanup(func() {
+		unsubscribe()
 		if err := reg.Shutdown(context.Background()); err != nil {
 			t.Errorf("Shutdown: %v", err)
 		}
