@@ -70,20 +70,11 @@ func (c *Config) rules() Rules {
 	return Rules{Circuit: c.Circuit, CallTimeout: c.CallTimeout, Classify: c.Classify, MaxInFlight: c.MaxInFlight}
 }
 
-// dispatcher runs a breaker's mailbox on the goroutine of whoever sends to it
-// (a caller, a worker reporting an outcome, a timer) instead of starting a
-// goroutine per mailbox activation. A breaker turn never blocks and takes
-// about a microsecond, so a sender pays that and no more than
-// dispatcherThroughput turns before the mailbox yields.
-var dispatcher = actor.NewSynchronizedDispatcher(dispatcherThroughput)
-
-const dispatcherThroughput = 300
-
 // Props returns the props of a breaker for cfg. Every incarnation is a fresh
 // breaker value, so a restarted breaker starts closed with no failures.
 func Props(cfg *Config) *actor.Props {
 	log := cfg.Logger.Named("breaker").With(zap.String("key", cfg.Key))
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &breaker{cfg: cfg, log: log}
-	}, actor.WithDispatcher(dispatcher))
+	}, actor.WithMailbox(newMailbox))
 }

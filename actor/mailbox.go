@@ -1,0 +1,161 @@
+package actor
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// inlineTurns is how many messages a sender processes on its own goroutine
+// before the rest of the breaker's mailbox moves to a goroutine of its own.
+const inlineTurns = 64
+
+// mailbox is a breaker's mailbox. Like protoactor's synchronized dispatcher
+// it runs the breaker's turns on the goroutine of whoever posts to an idle
+// mailbox — a turn never blocks and takes about a microsecond, so that is
+// cheaper than starting a goroutine (and growing its stack) per activation —
+// but it bounds that work: after inlineTurns messages the rest is processed
+// on a new goroutine, so a caller on a hot key never drains everyone else's
+// calls past its own deadline. System messages go first; a suspended
+// mailbox (a crash being handled) processes only system messages.
+type mailbox struct {
+	mu        sync.Mutex
+	user      queue
+	system    queue
+	running   atomic.Bool
+	suspended bool // guarded by mu
+	invoker   actor.MessageInvoker
+}
+
+func newMailbox() actor.Mailbox { return &mailbox{} }
+
+var _ actor.Mailbox = (*mailbox)(nil)
+
+func (m *mailbox) PostUserMessage(msg any) {
+	m.mu.Lock()
+	m.user.push(msg)
+	m.mu.Unlock()
+	m.schedule()
+}
+
+func (m *mailbox) PostSystemMessage(msg any) {
+	m.mu.Lock()
+	m.system.push(msg)
+	m.mu.Unlock()
+	m.schedule()
+}
+
+func (m *mailbox) RegisterHandlers(invoker actor.MessageInvoker, _ actor.Dispatcher) {
+	m.invoker = invoker
+}
+
+func (m *mailbox) Start() {}
+
+func (m *mailbox) UserMessageCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.user.len()
+}
+
+// schedule processes the mailbox here if nobody is processing it.
+func (m *mailbox) schedule() {
+	if m.running.CompareAndSwap(false, true) {
+		m.process(inlineTurns)
+	}
+}
+
+// process runs turns while it holds running; after limit turns (0: no
+// limit) it hands the mailbox, still running, to a new goroutine.
+func (m *mailbox) process(limit int) {
+	for turns := 0; ; turns++ {
+		if limit > 0 && turns == limit {
+			go m.process(0)
+			return
+		}
+		msg, system := m.next()
+		if msg == nil {
+			m.running.Store(false)
+			// A message posted after next looked, while running was still
+			// held, found the mailbox busy: take it on if nobody else has.
+			if !m.pending() || !m.running.CompareAndSwap(false, true) {
+				return
+			}
+			continue
+		}
+		m.invoke(msg, system)
+	}
+}
+
+// next pops the next message to process: system messages first, user
+// messages only while not suspended.
+func (m *mailbox) next() (msg any, system bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.system.len() > 0 {
+		return m.system.pop(), true
+	}
+	if !m.suspended && m.user.len() > 0 {
+		return m.user.pop(), false
+	}
+	return nil, false
+}
+
+func (m *mailbox) pending() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.system.len() > 0 || (!m.suspended && m.user.len() > 0)
+}
+
+func (m *mailbox) invoke(msg any, system bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			// protoactor's own contract: the failure goes to the supervisor,
+			// which suspends this mailbox until it has decided.
+			m.invoker.EscalateFailure(r, msg)
+		}
+	}()
+	if !system {
+		m.invoker.InvokeUserMessage(msg)
+		return
+	}
+	switch msg.(type) {
+	case *actor.SuspendMailbox:
+		m.setSuspended(true)
+	case *actor.ResumeMailbox:
+		m.setSuspended(false)
+	default:
+		m.invoker.InvokeSystemMessage(msg)
+	}
+}
+
+func (m *mailbox) setSuspended(s bool) {
+	m.mu.Lock()
+	m.suspended = s
+	m.mu.Unlock()
+}
+
+// queue is a FIFO of messages; the mailbox's mutex guards it.
+type queue struct {
+	items []any
+	head  int
+}
+
+func (q *queue) len() int { return len(q.items) - q.head }
+
+func (q *queue) push(x any) { q.items = append(q.items, x) }
+
+func (q *queue) pop() any {
+	x := q.items[q.head]
+	q.items[q.head] = nil
+	q.head++
+	switch {
+	case q.head == len(q.items):
+		q.items, q.head = q.items[:0], 0
+	case q.head >= 1024 && q.head*2 >= len(q.items):
+		n := copy(q.items, q.items[q.head:])
+		clear(q.items[n:])
+		q.items, q.head = q.items[:n], 0
+	}
+	return x
+}
