@@ -29,7 +29,7 @@ var _ actor.Process = (*Ask)(nil)
 // Courier carries an Ask's outcome back to the breaker on a goroutine of its
 // own choosing: it calls Outcome and sends the result to the breaker. Without
 // one the outcome is made and sent on the target's goroutine, where the
-// breaker's synchronized mailbox would then run and grow a fresh goroutine's
+// breaker's inline mailbox would then run and grow a fresh goroutine's
 // stack on every reply.
 type Courier interface {
 	Deliver(*Ask)
