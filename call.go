@@ -42,9 +42,12 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	e, err := r.resolve(ctx, key)
-	if err != nil {
-		return nil, err
+	e, ok := r.keys.Load(key)
+	if !ok || r.closed.Load() {
+		var err error
+		if e, err = r.resolve(ctx, key); err != nil {
+			return nil, err
+		}
 	}
 	if oe := e.Cell().Rejection(); oe != nil {
 		if e.Meter != nil {
@@ -52,6 +55,11 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 		}
 		return nil, oe
 	}
+	return r.admitted(ctx, e, msg)
+}
+
+// admitted is Call for a key whose circuit was not rejecting a moment ago.
+func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any) (any, error) {
 	if msg == nil && e.Config.Target.PID != nil {
 		return nil, fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
 	}
