@@ -185,7 +185,8 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 		b.cfg.Pool.Submit(&c.job)
 		return
 	}
-	c.ask = task.NewAsk(ctx.ActorSystem(), b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.rules.Classify)
+	c.ask = &c.asker
+	c.ask.Start(ctx.ActorSystem(), b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.rules.Classify)
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {

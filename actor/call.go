@@ -29,8 +29,9 @@ type Call struct {
 	// owned by the breaker that admitted the call
 	gen      state.Gen
 	admitted time.Time
-	index    int // position in the deadline heap
-	ask      *task.Ask
+	index    int       // position in the deadline heap
+	ask      *task.Ask // &asker while the ask is live
+	asker    task.Ask
 	job      task.Job
 }
 

@@ -22,6 +22,7 @@ type Ask struct {
 	done     atomic.Bool
 	reply    any      // the target's reply, kept by SendUserMessage
 	failed   *Outcome // set by fail: the outcome without a reply
+	out      Outcome  // what Outcome returns, so it allocates nothing
 }
 
 var _ actor.Process = (*Ask)(nil)
@@ -40,10 +41,17 @@ type Courier interface {
 // Courier. It never blocks; sending to a
 // target that cannot take the message reports ErrTargetDown.
 func NewAsk(sys *actor.ActorSystem, target *actor.PID, msg any, replyTo *actor.PID, token any, classify Classifier) *Ask {
-	a := &Ask{sys: sys, replyTo: replyTo, token: token, classify: classify}
+	a := &Ask{}
+	a.Start(sys, target, msg, replyTo, token, classify)
+	return a
+}
+
+// Start is NewAsk for an Ask that lives inside another value (a breaker's
+// call), saving its allocation. An Ask is started once.
+func (a *Ask) Start(sys *actor.ActorSystem, target *actor.PID, msg any, replyTo *actor.PID, token any, classify Classifier) {
+	a.sys, a.replyTo, a.token, a.classify = sys, replyTo, token, classify
 	a.self, _ = sys.ProcessRegistry.Add(a, "tripwire$"+sys.ProcessRegistry.NextId())
 	a.send(target, msg)
-	return a
 }
 
 func (a *Ask) send(target *actor.PID, msg any) {
@@ -90,7 +98,8 @@ func (a *Ask) Outcome() *Outcome {
 		return a.failed
 	}
 	a.sys.ProcessRegistry.Remove(a.self)
-	o := &Outcome{Token: a.token}
+	o := &a.out
+	*o = Outcome{Token: a.token}
 	msg := actor.UnwrapEnvelopeMessage(a.reply)
 	switch m := msg.(type) {
 	case *actor.DeadLetterResponse:
