@@ -151,8 +151,15 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 				r.sys.Root.Send(b.PID, c)
 				continue
 			}
+			why := b.Err()
+			switch {
+			case err != nil:
+				why = err // the key could not be woken: unregistered, or shut down
+			case errors.Is(why, errs.ErrPassivated):
+				why = ErrBreakerRestarted // never shown as such: it is internal
+			}
 			if c.Expire() {
-				return nil, b.Err()
+				return nil, why
 			}
 		case <-backstop.C:
 			if c.Expire() {
