@@ -16,12 +16,17 @@ func (b *breaker) announce(e state.Effect, now time.Time) {
 		Fresh: e.From == state.Closed && e.To == state.Open && !manual(e.Reason),
 	}
 	switch {
-	case e.From == state.Closed:
+	case e.From == state.Closed && e.To != state.Closed:
 		b.episode = now
-	case e.To == state.Closed:
+	case e.From != state.Closed && e.To == state.Closed:
 		t.OpenFor = now.Sub(b.episode)
 	}
-	b.logTransition(t, e.Gen)
+	b.emit(t, e.Gen)
+}
+
+// emit logs t and hands it to the listener.
+func (b *breaker) emit(t Transition, gen state.Gen) {
+	b.logTransition(t, gen)
 	if l := b.cfg.Listener; l != nil {
 		l.Transitioned(t)
 	}

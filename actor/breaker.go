@@ -30,9 +30,8 @@ type breaker struct {
 	tickSeq    uint64
 
 	recoveryCancel scheduler.CancelFunc
-	rejection      *errs.OpenError // last value published in Cell.rejection
-	watching       bool            // the actor target is watched
-	lastActive     time.Time       // last admission or outcome, for IdleTimeout
+	watching       bool      // the actor target is watched
+	lastActive     time.Time // last admission or outcome, for IdleTimeout
 	idleSeq        uint64
 	idleCancel     scheduler.CancelFunc
 	episode        time.Time // when the circuit last left closed
@@ -84,7 +83,6 @@ func (b *breaker) start(ctx actor.Context) {
 	b.rules = b.cfg.rules()
 	b.circuit = state.New(b.rules.Circuit, b.cfg.Cell.nextIncarnation())
 	b.timers = scheduler.NewTimerScheduler(ctx)
-	b.rejection = nil
 	b.cfg.Cell.rejection.Store(nil)
 	b.watch(ctx)
 	b.lastActive = time.Now()
@@ -92,11 +90,7 @@ func (b *breaker) start(ctx actor.Context) {
 	if prev := b.cfg.Cell.State(); prev != state.Closed {
 		// The crashed incarnation was not closed: this is a state change too.
 		b.cfg.Cell.publish(state.Closed)
-		t := Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: time.Now(), Reason: ReasonRestarted}
-		b.logTransition(t, b.circuit.Gen)
-		if l := b.cfg.Listener; l != nil {
-			l.Transitioned(t)
-		}
+		b.emit(Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: time.Now(), Reason: ReasonRestarted}, b.circuit.Gen)
 	}
 }
 
@@ -135,7 +129,7 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 			b.forward(ctx, c, e.Gen, now)
 		case state.Reject:
 			b.publishRejecting()
-			c.Settle(Result{Err: b.rejection})
+			c.Settle(Result{Err: b.cfg.Cell.Rejection()})
 		}
 	}
 	b.publishRejecting()
@@ -145,11 +139,11 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 // breaker would reject them anyway: it publishes the OpenError they get, one
 // per open period, so a flood of rejections allocates nothing.
 func (b *breaker) publishRejecting() {
-	c := &b.circuit
+	c, cell := &b.circuit, b.cfg.Cell
+	cur := cell.Rejection()
 	if !c.Rejecting() {
-		if b.rejection != nil {
-			b.rejection = nil
-			b.cfg.Cell.rejection.Store(nil)
+		if cur != nil {
+			cell.rejection.Store(nil)
 		}
 		return
 	}
@@ -157,15 +151,14 @@ func (b *breaker) publishRejecting() {
 	if c.State != state.Open {
 		retryAt = time.Time{} // half-open: the probes decide
 	}
-	if b.rejection != nil && b.rejection.RetryAt.Equal(retryAt) {
-		return
+	if cur != nil && cur.RetryAt.Equal(retryAt) {
+		return // the same open period: callers keep the error they have
 	}
 	e := &errs.OpenError{Key: b.cfg.Key, RetryAt: retryAt}
 	if !retryAt.IsZero() {
 		e.RetryAfter = retryAt.Sub(c.OpenedAt)
 	}
-	b.rejection = e
-	b.cfg.Cell.rejection.Store(e)
+	cell.rejection.Store(e)
 }
 
 func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Time) {
