@@ -51,22 +51,17 @@ func BenchmarkTripwireClosedFunc(b *testing.B) {
 // BenchmarkTripwireClosedActorParallel: many callers on one closed breaker
 // in front of one echo actor; compare with BenchmarkRequestFutureParallel.
 func BenchmarkTripwireClosedActorParallel(b *testing.B) {
-	reg := setupClosedActor(b)
-	ctx := context.Background()
-	b.SetParallelism(parallelism)
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			v, err := reg.Call(ctx, "echo", msg)
-			check(b, v, err)
-		}
-	})
+	callParallel(b, setupClosedActor(b))
 }
 
 // BenchmarkTripwireClosedFuncParallel: many callers on one closed breaker in
 // front of a function target.
 func BenchmarkTripwireClosedFuncParallel(b *testing.B) {
-	reg := setupClosedFunc(b)
+	callParallel(b, setupClosedFunc(b))
+}
+
+// callParallel calls key "echo" of reg from parallelism × GOMAXPROCS callers.
+func callParallel(b *testing.B, reg *tripwire.Registry) {
 	ctx := context.Background()
 	b.SetParallelism(parallelism)
 	b.ResetTimer()
