@@ -20,6 +20,11 @@ type demoConfig struct {
 	settings                        tripwire.Settings
 }
 
+func init() {
+	register(command{name: "demo", order: 10, run: demo,
+		summary: "drive a built-in flaky dependency through a breaker; print transitions and a tally"})
+}
+
 func demoFlags(args []string, stderr io.Writer) (demoConfig, error) {
 	var c demoConfig
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)

@@ -1,17 +1,37 @@
 // Command tripwire shows a Tripwire circuit breaker at work.
 //
-//	tripwire demo [flags]   drive a flaky built-in dependency through a breaker
-//	tripwire help           this text
+//	tripwire demo [flags]   drive a built-in dependency through breakers
+//	tripwire help           list the commands
+//	tripwire CMD -h         explain every flag of CMD
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 )
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// command is one subcommand. Each lives in a file of its own and adds itself
+// to commands from an init function.
+type command struct {
+	name    string
+	summary string // one line for `tripwire help`
+	order   int    // position in `tripwire help`
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{}
+
+func register(c command) {
+	if _, dup := commands[c.name]; dup {
+		panic("tripwire: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -20,24 +40,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch args[0] {
-	case "demo":
-		return demo(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.run([]string{"-h"}, stdout, stdout)
+			}
+		}
 		usage(stdout)
 		return 0
-	default:
+	}
+	c, ok := commands[args[0]]
+	if !ok {
 		fmt.Fprintf(stderr, "tripwire: unknown command %q\n\n", args[0])
 		usage(stderr)
 		return 2
 	}
+	return c.run(args[1:], stdout, stderr)
 }
 
 func usage(w io.Writer) {
-	fmt.Fprint(w, `Usage: tripwire <command> [flags]
-
-Commands:
-  demo    run a registry on a built-in flaky dependency and print every
-          state transition and a tally of outcomes (tripwire demo -h)
-  help    show this text
-`)
+	list := make([]command, 0, len(commands))
+	for _, c := range commands {
+		list = append(list, c)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].order < list[j].order })
+	fmt.Fprint(w, "Usage: tripwire <command> [flags]\n\nCommands:\n")
+	for _, c := range list {
+		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, "  help    this text; `tripwire help CMD` or `tripwire CMD -h` explains CMD's flags\n")
 }
