@@ -1,0 +1,135 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// Driver runs a demo: it registers the keys, calls them, and keeps what the
+// callers saw.
+type Driver struct {
+	cfg   Config
+	reg   *tripwire.Registry
+	sys   *actor.ActorSystem
+	keys  []string
+	deps  []*dependency
+	wins  []window
+	stats []*stats
+	start time.Time
+}
+
+// ErrNilRegistry: New got no registry or no actor system.
+var ErrNilRegistry = errors.New("demo: nil registry or actor system")
+
+// New registers cfg.Keys keys on reg, each in front of a dependency that
+// misbehaves as cfg.Pattern says (the Dies pattern spawns its actors on sys,
+// the registry's actor system). Its clock starts now.
+func New(reg *tripwire.Registry, sys *actor.ActorSystem, cfg Config) (*Driver, error) {
+	if reg == nil || sys == nil {
+		return nil, ErrNilRegistry
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	d := &Driver{cfg: cfg, reg: reg, sys: sys, start: time.Now()}
+	for i := range cfg.Keys {
+		key := KeyName(i)
+		win := window{start: d.start, offset: time.Duration(i) * cfg.Stagger,
+			downAt: cfg.DownAt, upAt: cfg.UpAt, cycle: cfg.Cycle}
+		dep := &dependency{pattern: cfg.Pattern, win: win, latency: cfg.Latency,
+			slow: 2 * max(cfg.Settings.CallTimeout, time.Second/10), failRate: cfg.FailRate,
+			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
+		target := tripwire.FuncTarget(dep.call)
+		if cfg.Pattern == Dies {
+			if _, err := sys.Root.SpawnNamed(DependencyProps(cfg.Latency, &dep.calls), key); err != nil {
+				return nil, fmt.Errorf("demo: spawn %s: %w", key, err)
+			}
+			target = tripwire.ActorTarget(sys.NewLocalPID(key))
+		}
+		if err := reg.Register(key, target, cfg.Settings); err != nil {
+			return nil, err
+		}
+		d.keys, d.deps, d.wins = append(d.keys, key), append(d.deps, dep), append(d.wins, win)
+		d.stats = append(d.stats, new(stats))
+	}
+	return d, nil
+}
+
+// Keys returns the demo's keys in order.
+func (d *Driver) Keys() []string { return append([]string(nil), d.keys...) }
+
+// Start is when the driver's clock started.
+func (d *Driver) Start() time.Time { return d.start }
+
+// Run calls every key with cfg.Callers callers until ctx ends, and (for the
+// Dies pattern) stops and restarts the dependency actors on schedule. It
+// returns when every caller has returned.
+func (d *Driver) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for i, key := range d.keys {
+		for range d.cfg.Callers {
+			wg.Go(func() { d.caller(ctx, key, d.stats[i]) })
+		}
+		if d.cfg.Pattern == Dies {
+			wg.Go(func() { d.lifecycle(ctx, key, d.wins[i], &d.deps[i].calls) })
+		}
+	}
+	wg.Wait()
+}
+
+func (d *Driver) caller(ctx context.Context, key string, s *stats) {
+	pause := time.NewTimer(0)
+	defer pause.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-pause.C:
+		}
+		begin := time.Now()
+		_, err := d.reg.Call(ctx, key, "request")
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return // the demo ended during the call: not an answer of the dependency
+		}
+		s.add(err, time.Since(begin))
+		pause.Reset(d.cfg.Interval)
+	}
+}
+
+// lifecycle stops the key's dependency actor when its window opens and
+// spawns it again under the same name when the window closes.
+func (d *Driver) lifecycle(ctx context.Context, key string, win window, calls *atomic.Int64) {
+	pid := d.sys.NewLocalPID(key)
+	alive := true
+	for {
+		at, ok := win.next(time.Now())
+		if !ok {
+			return
+		}
+		t := time.NewTimer(time.Until(at))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		switch down := win.down(at); {
+		case down && alive:
+			_ = d.sys.Root.StopFuture(pid).Wait()
+			alive = false
+		case !down && !alive:
+			if _, err := d.sys.Root.SpawnNamed(DependencyProps(d.cfg.Latency, calls), key); err == nil {
+				alive = true
+			}
+		}
+	}
+}

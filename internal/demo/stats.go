@@ -1,0 +1,74 @@
+package demo
+
+import (
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// latencyRing is how many recent latencies each key keeps for its quantiles.
+const latencyRing = 512
+
+// Counts are the answers callers got from one key, by kind.
+type Counts struct {
+	Calls     int64 // answers of every kind
+	OK        int64
+	Failed    int64 // the dependency's own failures, ErrTargetPanic, ErrTargetDown
+	Timeouts  int64 // ErrTimeout
+	Rejected  int64 // ErrOpen, ErrOverloaded
+	Restarted int64 // ErrBreakerRestarted
+}
+
+// stats is what callers saw of one key.
+type stats struct {
+	mu     sync.Mutex
+	counts Counts
+	ring   [latencyRing]time.Duration
+	n      int // latencies recorded so far
+}
+
+// add records one answer. Rejections are counted but their latency (none:
+// they never reach the dependency) is not, so the quantiles describe calls
+// that went through.
+func (s *stats) add(err error, latency time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.counts.Calls++
+	switch {
+	case err == nil:
+		s.counts.OK++
+	case errors.Is(err, tripwire.ErrOpen), errors.Is(err, tripwire.ErrOverloaded):
+		s.counts.Rejected++
+		return
+	case errors.Is(err, tripwire.ErrTimeout):
+		s.counts.Timeouts++
+	case errors.Is(err, tripwire.ErrBreakerRestarted):
+		s.counts.Restarted++
+	default:
+		s.counts.Failed++
+	}
+	s.ring[s.n%latencyRing] = latency
+	s.n++
+}
+
+// read returns the counts and the p50 and p99 of the recent latencies.
+func (s *stats) read() (c Counts, p50, p99 time.Duration) {
+	s.mu.Lock()
+	c = s.counts
+	recent := slices.Clone(s.ring[:min(s.n, latencyRing)])
+	s.mu.Unlock()
+	if len(recent) == 0 {
+		return c, 0, 0
+	}
+	slices.Sort(recent)
+	return c, quantile(recent, 0.50), quantile(recent, 0.99)
+}
+
+// quantile of sorted, nearest rank.
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	i := int(q*float64(len(sorted))+0.5) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}
