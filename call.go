@@ -3,7 +3,6 @@ package tripwire
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"time"
 
@@ -60,8 +59,8 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 
 // admitted is Call for a key whose circuit was not rejecting a moment ago.
 func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any) (any, error) {
-	if msg == nil && e.Config.Target.PID != nil {
-		return nil, fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
+	if err := r.checkMessage(&e.Config.Target, msg); err != nil {
+		return nil, err
 	}
 	callTimeout, max := e.Config.Limits()
 	if !e.Cell().Admit(max) {

@@ -21,6 +21,11 @@ var (
 	ErrInvalidOption = errs.ErrInvalidOption
 	// ErrInvalidMessage: a nil message to an actor target.
 	ErrInvalidMessage = errs.ErrInvalidMessage
+	// ErrNotSerializable: a message to a target on another node (a remote
+	// PID or a cluster grain) that is not a proto.Message. protoactor would
+	// drop it and the caller would wait for its deadline; Call refuses it at
+	// once, and it counts neither way.
+	ErrNotSerializable = errs.ErrNotSerializable
 	// ErrNilContext: a nil context.Context or actor context.
 	ErrNilContext = errs.ErrNilContext
 	// ErrTimeout: the call's deadline passed first. It also matches

@@ -31,7 +31,7 @@ func (r *Registry) Register(key string, target Target, s Settings) error {
 		Key:         key,
 		Circuit:     s.circuit(),
 		CallTimeout: s.CallTimeout,
-		Target:      tactor.Target{Func: spec.fn, PID: spec.pid},
+		Target:      tactor.Target{Func: spec.fn, PID: spec.pid, Remote: spec.remote},
 		Classify:    s.classifier(),
 		MaxInFlight: s.MaxInFlight,
 		WatchTarget: spec.pid != nil && !s.IgnoreTargetDown,
@@ -56,10 +56,18 @@ func (r *Registry) validateTarget(t Target) (targetSpec, error) {
 	}
 	spec := t.target()
 	switch {
+	case spec.grain != nil:
+		g, err := r.grainTarget(spec.grain)
+		if err != nil {
+			return spec, err
+		}
+		spec.fn, spec.remote = g.Call, true
 	case spec.pid == nil && spec.fn == nil:
 		return spec, fmt.Errorf("%w: nil PID or function", ErrInvalidTarget)
 	case spec.pid != nil && spec.pid.Id == "":
 		return spec, fmt.Errorf("%w: PID without an id", ErrInvalidTarget)
+	case spec.pid != nil && r.isRemote(spec.pid) && len(r.sys.ProcessRegistry.RemoteHandlers) == 0:
+		return spec, fmt.Errorf("%w: %s is on another node, but remote is not started on this actor system", ErrInvalidTarget, spec.pid)
 	case spec.pid != nil && r.isOwn(spec.pid):
 		return spec, fmt.Errorf("%w: %s is this registry's own actor", ErrInvalidTarget, spec.pid.Id)
 	}

@@ -26,8 +26,8 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 	if err != nil {
 		return err
 	}
-	if msg == nil && e.Config.Target.PID != nil {
-		return fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
+	if err := r.checkMessage(&e.Config.Target, msg); err != nil {
+		return err
 	}
 	if oe := e.Cell().Rejection(); oe != nil {
 		r.reject(e, self, msg, oe)

@@ -13,8 +13,10 @@ type Target interface {
 }
 
 type targetSpec struct {
-	pid *actor.PID
-	fn  func(ctx context.Context, msg any) (any, error)
+	pid    *actor.PID
+	fn     func(ctx context.Context, msg any) (any, error)
+	grain  *grainSpec
+	remote bool // set by Register for a cluster target
 }
 
 func (t targetSpec) target() targetSpec { return t }

@@ -15,6 +15,9 @@ import (
 type Target struct {
 	Func task.Func
 	PID  *actor.PID
+	// Remote: Func reaches actors on other nodes (a cluster grain), so every
+	// message must be serializable. A PID's remoteness is read off its address.
+	Remote bool
 }
 
 // Config is everything a breaker needs; it is shared by all incarnations of

@@ -22,6 +22,7 @@ var (
 	ErrBreakerRestarted = errors.New("tripwire: breaker restarted")
 	ErrShutdown         = errors.New("tripwire: registry shut down")
 	ErrUnexpectedReply  = errors.New("tripwire: unexpected reply type")
+	ErrNotSerializable  = errors.New("tripwire: message cannot cross the network: not a proto.Message")
 	// ErrTimeout also matches context.DeadlineExceeded.
 	ErrTimeout error = timeoutError{}
 )

@@ -1,0 +1,37 @@
+package tripwire
+
+import (
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"google.golang.org/protobuf/proto"
+
+	tactor "github.com/tripwire-go/tripwire/actor"
+)
+
+// localAddress is the address protoactor gives local PIDs before remote starts.
+const localAddress = "nonhost"
+
+// checkMessage refuses a message its target cannot receive: nil to an actor,
+// or anything but a protobuf message to a target on another node, which
+// protoactor's remote would drop silently.
+func (r *Registry) checkMessage(t *tactor.Target, msg any) error {
+	if t.PID == nil && !t.Remote {
+		return nil
+	}
+	if msg == nil {
+		return fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
+	}
+	if !t.Remote && !r.isRemote(t.PID) {
+		return nil
+	}
+	if _, ok := msg.(proto.Message); !ok {
+		return fmt.Errorf("%w: %T", ErrNotSerializable, msg)
+	}
+	return nil
+}
+
+// isRemote reports whether pid lives on another node.
+func (r *Registry) isRemote(pid *actor.PID) bool {
+	return pid.Address != localAddress && pid.Address != r.sys.ProcessRegistry.Address
+}

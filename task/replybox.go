@@ -1,0 +1,37 @@
+package task
+
+import "github.com/asynkron/protoactor-go/actor"
+
+// replyBox is a one-shot process a worker waits on: the first reply and the
+// first Terminated of what it watches, each kept without blocking the
+// sender; later ones are dropped.
+type replyBox struct {
+	replies    chan any
+	terminated chan actor.TerminatedReason
+}
+
+var _ actor.Process = (*replyBox)(nil)
+
+func newReplyBox() *replyBox {
+	return &replyBox{replies: make(chan any, 1), terminated: make(chan actor.TerminatedReason, 1)}
+}
+
+func (b *replyBox) SendUserMessage(_ *actor.PID, message any) {
+	select {
+	case b.replies <- message:
+	default:
+	}
+}
+
+func (b *replyBox) SendSystemMessage(_ *actor.PID, message any) {
+	t, ok := message.(*actor.Terminated)
+	if !ok {
+		return
+	}
+	select {
+	case b.terminated <- t.Why:
+	default:
+	}
+}
+
+func (b *replyBox) Stop(*actor.PID) {}
