@@ -1,0 +1,116 @@
+package soak
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Config is one soak run. Defaults returns the size `make test` runs.
+type Config struct {
+	Callers    int           // goroutines calling Registry.Call in a loop (≥ 0)
+	Askers     int           // actors calling Registry.Request, AskDepth requests in flight each (≥ 0; Callers+Askers ≥ 1)
+	Keys       int           // registered keys (≥ 1)
+	ActorEvery int           // every ActorEvery-th key is an actor target (0: none, all function targets)
+	Duration   time.Duration // how long callers call (> 0)
+	Think      time.Duration // a caller's mean pause between calls (≥ 0)
+
+	FailRate     float64       // share of calls each target fails with chaos.ErrInjected (0..1)
+	HangRate     float64       // share of calls that hang, ignoring their context, until released (0..1)
+	ReleaseEvery time.Duration // hung calls are released this often (> 0)
+	CrashEvery   time.Duration // period of breaker crashes (chaos.CrashEvery) (≥ 0; 0: none)
+	PanicEvery   time.Duration // a random key's target panics once this often (≥ 0; 0: never)
+	BurstEvery   time.Duration // a random key fails BurstLen calls in a row this often (≥ 0; 0: never)
+	KillTargets  bool          // the first function target and the first actor target die for the middle third of the run
+	Seed         uint64        // seeds every random choice: faults, keys, crashes
+
+	// MustSee are the outcomes the run must produce to have exercised the
+	// system; one that never occurs is a violation.
+	MustSee []Outcome
+
+	// Progress, if set, is called every ProgressEvery (0: a second) while
+	// the load runs, from a goroutine of the run, never after Run returns.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// AskDepth is how many requests each asker keeps in flight.
+const AskDepth = 4
+
+// BurstLen is how many calls in a row a burst fails.
+const BurstLen = 10
+
+// Defaults returns the run `make test` makes: 64 callers and 4 askers on 16
+// keys (every 8th an actor) for 3 s, 10% failures, 1% hangs, a crash every
+// 5 ms, and a panic, a burst and a release of hung calls every 50-100 ms.
+func Defaults() Config {
+	return Config{
+		Callers:      64,
+		Askers:       4,
+		Keys:         16,
+		ActorEvery:   8,
+		Duration:     3 * time.Second,
+		Think:        2 * time.Millisecond,
+		FailRate:     0.10,
+		HangRate:     0.01,
+		ReleaseEvery: 50 * time.Millisecond,
+		CrashEvery:   5 * time.Millisecond,
+		PanicEvery:   50 * time.Millisecond,
+		BurstEvery:   100 * time.Millisecond,
+		KillTargets:  true,
+	}
+}
+
+// Validate returns an error wrapping ErrInvalidConfig naming the first field
+// out of range, or nil.
+func (c Config) Validate() error {
+	bad := func(field string, v any, want string) error {
+		return fmt.Errorf("%w: %s = %v, want %s", ErrInvalidConfig, field, v, want)
+	}
+	switch {
+	case c.Callers < 0:
+		return bad("Callers", c.Callers, "≥ 0")
+	case c.Askers < 0:
+		return bad("Askers", c.Askers, "≥ 0")
+	case c.Callers+c.Askers < 1:
+		return bad("Callers+Askers", c.Callers+c.Askers, "≥ 1")
+	case c.Keys < 1:
+		return bad("Keys", c.Keys, "≥ 1")
+	case c.ActorEvery < 0:
+		return bad("ActorEvery", c.ActorEvery, "≥ 0")
+	case c.Duration <= 0:
+		return bad("Duration", c.Duration, "> 0")
+	case c.Think < 0:
+		return bad("Think", c.Think, "≥ 0")
+	case !isRate(c.FailRate):
+		return bad("FailRate", c.FailRate, "0..1")
+	case !isRate(c.HangRate):
+		return bad("HangRate", c.HangRate, "0..1")
+	case c.ReleaseEvery <= 0:
+		return bad("ReleaseEvery", c.ReleaseEvery, "> 0")
+	case c.CrashEvery < 0:
+		return bad("CrashEvery", c.CrashEvery, "≥ 0")
+	case c.PanicEvery < 0:
+		return bad("PanicEvery", c.PanicEvery, "≥ 0")
+	case c.BurstEvery < 0:
+		return bad("BurstEvery", c.BurstEvery, "≥ 0")
+	case c.ProgressEvery < 0:
+		return bad("ProgressEvery", c.ProgressEvery, "≥ 0")
+	}
+	for _, o := range c.MustSee {
+		if o < 0 || o >= NumOutcomes {
+			return bad("MustSee", o, "outcomes")
+		}
+	}
+	return nil
+}
+
+func isRate(p float64) bool { return !math.IsNaN(p) && p >= 0 && p <= 1 }
+
+// progressEvery is how often Progress is called.
+func (c Config) progressEvery() time.Duration {
+	if c.ProgressEvery == 0 {
+		return time.Second
+	}
+	return c.ProgressEvery
+}

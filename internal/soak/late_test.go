@@ -1,0 +1,42 @@
+package soak
+
+import (
+	"testing"
+	"time"
+)
+
+func TestLateAnswerIsExcusedOnlyByOverlappingStalls(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	// Given an answer 150 ms after its deadline: 100 ms beyond LateSlack
+	late := LateAnswer{Outcome: Timeout, Deadline: at(0), End: at(150)}
+	cases := []struct {
+		name   string
+		stalls []Span
+		want   bool
+	}{
+		{"no stall", nil, false},
+		{"stall before the deadline", []Span{{at(-300), at(0)}}, false},
+		{"stall after the answer", []Span{{at(150), at(400)}}, false},
+		{"99 ms of stall inside", []Span{{at(10), at(109)}}, false},
+		{"100 ms of stall inside", []Span{{at(10), at(110)}}, true},
+		{"two stalls adding up", []Span{{at(0), at(60)}, {at(100), at(140)}}, true},
+		{"a stall overlapping the deadline", []Span{{at(-50), at(100)}}, true},
+	}
+	for _, c := range cases {
+		// When the stalls are weighed, Then only enough overlap excuses it
+		if got := late.excused(c.stalls); got != c.want {
+			t.Errorf("%s: excused %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestSpansAddUp(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	// Given stalls of 3 ms and 5 ms
+	spans := []Span{{t0, t0.Add(3 * time.Millisecond)}, {t0.Add(10 * time.Millisecond), t0.Add(15 * time.Millisecond)}}
+	// Then the longest is 5 ms and they total 8 ms
+	if Longest(spans) != 5*time.Millisecond || Total(spans) != 8*time.Millisecond {
+		t.Fatalf("longest %v, total %v", Longest(spans), Total(spans))
+	}
+}

@@ -1,0 +1,55 @@
+package soak
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/test/chaos"
+)
+
+func TestParseOutcomeReadsEveryName(t *testing.T) {
+	for o := range NumOutcomes {
+		// Given an outcome's name, When it is parsed, Then it is that outcome
+		got, err := ParseOutcome(o.String())
+		if err != nil || got != o {
+			t.Errorf("ParseOutcome(%q) = %v, %v", o.String(), got, err)
+		}
+	}
+	// Given a name no outcome has, Then it is ErrUnknownOutcome
+	if _, err := ParseOutcome("okay"); !errors.Is(err, ErrUnknownOutcome) {
+		t.Fatalf("ParseOutcome(okay): %v, want ErrUnknownOutcome", err)
+	}
+	if s := Outcome(-1).String(); s != "outcome(-1)" {
+		t.Fatalf("Outcome(-1) = %q", s)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	wrap := func(err error) error { return fmt.Errorf("wrapped: %w", err) }
+	cases := []struct {
+		err  error
+		want Outcome
+	}{
+		{nil, OK},
+		{wrap(chaos.ErrInjected), Injected},
+		{wrap(chaos.ErrDown), Down},
+		{&tripwire.OpenError{Key: "k"}, Open},
+		{tripwire.ErrTimeout, Timeout},
+		{context.DeadlineExceeded, Timeout},
+		{wrap(tripwire.ErrTargetPanic), Panicked},
+		{tripwire.ErrTargetDown, TargetDown},
+		{tripwire.ErrBreakerRestarted, Restarted},
+		{context.Canceled, Canceled},
+		{tripwire.ErrShutdown, ShutDown},
+		{errors.New("surprise"), Other},
+	}
+	for _, c := range cases {
+		// Given an answer's error, Then it is classified by what it wraps
+		if got := Classify(c.err); got != c.want {
+			t.Errorf("Classify(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
+}

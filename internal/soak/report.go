@@ -1,0 +1,52 @@
+package soak
+
+import (
+	"time"
+
+	"github.com/tripwire-go/tripwire/test/chaos"
+)
+
+// Report is what a run measured. Violations says which invariants it broke.
+type Report struct {
+	Elapsed     time.Duration // how long the callers called
+	Interrupted bool          // the context ended the load before Config.Duration
+
+	Calls      int64        // calls and requests made
+	Answers    Counts       // their answers by outcome, summed over callers
+	PerKey     []Counts     // the same, by key
+	Missing    int64        // calls without an answer: requests never replied to, and the calls of stuck callers
+	Stuck      []int64      // ids of the calls of Call callers that never returned
+	Duplicated int64        // a second reply to a request, or a reply to a request never made
+	Crossed    int64        // answers carrying another call's value, or another key
+	Refused    int64        // requests Request refused (no reply comes)
+	Unexpected []string     // the first unexpected errors (Other, ShutDown, refusals)
+	Late       []LateAnswer // answers more than LateSlack past their deadline (the first 1000 of each caller)
+	LateLost   int64        // late answers not kept in Late
+	Unexcused  []LateAnswer // the answers of Late that no stall of the process explains
+	MaxOver    time.Duration
+	Stalls     []Span // when the process was not run (late wake-ups over StallMin)
+
+	Crash    chaos.CrashReport // what CrashEvery did
+	Restarts int64             // crash-restarts the breakers counted (Snapshot.Restarts over all keys)
+	Scripts  chaos.Counts      // what the targets did, over all keys
+
+	PeakInvocations int64 // most function-target invocations at once
+	PeakWorkers     int64 // highest sampled Registry.Workers()
+	PeakGoroutines  int64 // highest sampled runtime.NumGoroutine()
+	Samples         int64 // samples of both
+
+	GoroutinesBefore int // runtime.NumGoroutine() before the run
+	GoroutinesAfter  int // and after Shutdown, once it stopped falling or came back down
+
+	Problems []string // the harness's own trouble: Shutdown failed, an asker did not drain, ...
+}
+
+// Replies is the number of answers of every outcome.
+func (r Report) Replies() int64 { return r.Answers.Sum() }
+
+// LateCount is the number of answers more than LateSlack past their deadline.
+func (r Report) LateCount() int64 { return int64(len(r.Late)) + r.LateLost }
+
+// GoroutinesLeft is how many more goroutines ran after Shutdown than before
+// the run.
+func (r Report) GoroutinesLeft() int { return max(0, r.GoroutinesAfter-r.GoroutinesBefore) }

@@ -1,0 +1,118 @@
+package soak
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/tripwire-go/tripwire/test/chaos"
+)
+
+// Run makes one run of cfg: it starts a registry of cfg.Keys keys behind
+// chaos scripts, lets the callers call for cfg.Duration while breakers crash
+// and targets misbehave, drains every call, shuts everything down and
+// returns what it measured. Cancelling ctx ends the load early; the run
+// still drains, shuts down and reports (Report.Interrupted).
+//
+// Errors: ErrNilContext, ErrInvalidConfig (see Config.Validate), ctx's error
+// if it is done before the run starts, ErrSetup. A run that breaks an
+// invariant is not an error: see Report.Violations.
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	if ctx == nil {
+		return Report{}, ErrNilContext
+	}
+	if err := cfg.Validate(); err != nil {
+		return Report{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Report{}, fmt.Errorf("soak: not started: %w", err)
+	}
+	before := runtime.NumGoroutine()
+	h, err := newHarness(cfg)
+	if err != nil {
+		return Report{}, err
+	}
+	rep := h.run(ctx)
+	rep.GoroutinesBefore = before
+	rep.GoroutinesAfter = settle(before)
+	return rep, nil
+}
+
+// run drives the load, shuts everything down and returns what it measured.
+func (h *harness) run(ctx context.Context) Report {
+	cfg := h.cfg
+	var rep Report
+	start := time.Now()
+	stopSampler := every(sampleEvery, h.sample)
+	stopProbe := h.stalls.probe()
+	stopCrash := h.crashes()
+	stopChaos := h.chaosDrivers()
+	askers := h.startAskers(cfg.Askers)
+	callers := h.startCallers(cfg.Callers)
+	stopProgress := h.reportProgress(start)
+
+	rep.Interrupted = hold(ctx, cfg.Duration) // the load runs
+
+	stopProgress()
+	callers.halt()
+	h.haltAskers(askers)
+	if !callers.wait(settings.CallTimeout + drainDeadline) {
+		rep.Stuck = callers.inFlight()
+	}
+	rep.Elapsed = time.Since(start)
+	stopChaos()
+	rep.Crash = stopCrash()
+	for _, s := range h.scripts {
+		s.Heal() // releases every hung call: the askers' requests on actor targets drain
+	}
+	for _, a := range askers {
+		h.awaitDrained(a)
+	}
+	stopSampler()
+	stopProbe()
+	rep.Restarts = h.restarts()
+
+	h.stopRegistry()
+	if len(rep.Stuck) != 0 {
+		callers.wait(drainDeadline) // Shutdown may have answered them
+	}
+	tallies := append(callers.tallies, h.finishAskers(askers)...)
+	h.stopSystem()
+	h.fill(&rep, tallies, callers.left)
+	return rep
+}
+
+// crashes starts CrashEvery if the run crashes breakers; stop returns what
+// it did.
+func (h *harness) crashes() (stop func() chaos.CrashReport) {
+	if h.cfg.CrashEvery == 0 {
+		return func() chaos.CrashReport { return chaos.CrashReport{ByKey: map[string]int{}} }
+	}
+	return chaos.CrashEvery(h.reg, h.cfg.CrashEvery, chaos.Seed(42+h.cfg.Seed*golden))
+}
+
+// hold waits for d or for ctx to be done, and reports whether ctx was.
+func hold(ctx context.Context, d time.Duration) (interrupted bool) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return false
+	case <-ctx.Done():
+		return true
+	}
+}
+
+// settle waits, at most exitWait, for the goroutine count to come down to
+// before, and returns the count.
+func settle(before int) int {
+	deadline := time.Now().Add(exitWait)
+	for {
+		n := runtime.NumGoroutine()
+		if n <= before || time.Now().After(deadline) {
+			return n
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
