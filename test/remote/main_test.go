@@ -1,0 +1,40 @@
+package remote
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"go.uber.org/goleak"
+
+	"github.com/tripwire-go/tripwire/internal/demo"
+)
+
+// home is this process's node: the registries of all tests run on it. It
+// is started once, before any other gRPC activity of the process (see
+// child_test.go for why one remote per process).
+var home *demo.Node
+
+// TestMain runs the tests, or, started by a test as a child process, a node.
+func TestMain(m *testing.M) {
+	if listen := os.Getenv(childEnv); listen != "" {
+		os.Exit(runChild(listen))
+	}
+	var err error
+	if home, err = demo.StartNode("127.0.0.1:0", 0, debugLog(), actor.WithDeadLetterThrottleInterval(10*time.Millisecond)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	home.Stop()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
