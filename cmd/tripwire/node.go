@@ -1,0 +1,109 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/tripwire-go/tripwire/internal/demo"
+)
+
+func init() {
+	register(command{name: "node", order: 40, run: node,
+		summary: "serve the built-in dependency as a remote actor, for `tripwire demo -remote`"})
+}
+
+type nodeConfig struct {
+	listen  string
+	latency time.Duration
+	report  time.Duration
+}
+
+func nodeFlags(args []string, stderr io.Writer) (nodeConfig, error) {
+	var c nodeConfig
+	fs := flag.NewFlagSet("node", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: tripwire node [flags]
+
+Serves the built-in dependency as an actor named "dependency" over
+protoactor's remote, until interrupted. It answers each protobuf request with
+the request itself. Drive it from another process with
+tripwire demo -remote ADDRESS, then stop and restart this node to watch the
+breakers there open and close.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&c.listen, "listen", "127.0.0.1:7070", "host:port to listen on (port 0: chosen by the OS)")
+	fs.DurationVar(&c.latency, "latency", 2*time.Millisecond, "how long the dependency takes to answer")
+	fs.DurationVar(&c.report, "report", time.Second, "how often to print the number of requests served (0: never)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("node: unexpected arguments %q", fs.Args())
+	}
+	if c.latency < 0 || c.report < 0 {
+		return c, errors.New("node: -latency and -report must not be negative")
+	}
+	return c, nil
+}
+
+func node(args []string, stdout, stderr io.Writer) int {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(stop)
+	return runNode(args, stdout, stderr, stop)
+}
+
+// runNode is the node command, serving until stop delivers.
+func runNode(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
+	cfg, err := nodeFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	n, err := demo.StartNode(cfg.listen, cfg.latency, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	defer n.Stop()
+	fmt.Fprintf(stdout, "node: serving %q at %s (latency %v); drive it with: tripwire demo -remote %s\n",
+		demo.DependencyName, n.Address(), cfg.latency, n.Address())
+	serveUntil(stdout, n, cfg.report, stop)
+	fmt.Fprintf(stdout, "node: stopping after %d requests\n", n.Calls())
+	return 0
+}
+
+// serveUntil prints the requests served every period until stop delivers.
+func serveUntil(w io.Writer, n *demo.Node, period time.Duration, stop <-chan os.Signal) {
+	var tick <-chan time.Time
+	if period > 0 {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		tick = t.C
+	}
+	last := int64(0)
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick:
+			if c := n.Calls(); c != last {
+				fmt.Fprintf(w, "node: %d requests (+%d)\n", c, c-last)
+				last = c
+			}
+		}
+	}
+}
