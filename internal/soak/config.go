@@ -1,7 +1,6 @@
 package soak
 
 import (
-	"fmt"
 	"math"
 	"time"
 )
@@ -61,11 +60,11 @@ func Defaults() Config {
 	}
 }
 
-// Validate returns an error wrapping ErrInvalidConfig naming the first field
-// out of range, or nil.
+// Validate returns a *ConfigError, which wraps ErrInvalidConfig, for the
+// first field out of range, or nil.
 func (c Config) Validate() error {
 	bad := func(field string, v any, want string) error {
-		return fmt.Errorf("%w: %s = %v, want %s", ErrInvalidConfig, field, v, want)
+		return &ConfigError{Field: field, Value: v, Want: want}
 	}
 	switch {
 	case c.Callers < 0:

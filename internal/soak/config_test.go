@@ -43,7 +43,9 @@ func TestValidateNamesTheFieldOutOfRange(t *testing.T) {
 		c.spoil(&cfg)
 		// When it is validated, Then the error is ErrInvalidConfig and names the field
 		err := cfg.Validate()
-		if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), c.field+" = ") {
+		var ce *ConfigError
+		if !errors.Is(err, ErrInvalidConfig) || !errors.As(err, &ce) || ce.Field != c.field ||
+			!strings.Contains(err.Error(), c.field+" = ") {
 			t.Errorf("%s: %v", c.field, err)
 		}
 	}
