@@ -28,7 +28,7 @@ func soakCmd(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err != nil {
-		if errors.Is(err, errBadFlag) { // flag's own errors are printed by the FlagSet
+		if errors.Is(err, errSoakFlag) { // flag's own errors are printed by the FlagSet
 			fmt.Fprintln(stderr, "soak:", err)
 		}
 		return 2
@@ -37,7 +37,7 @@ func soakCmd(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 
 	fmt.Fprintln(stdout, describeSoak(cfg))
-	line := newProgressLine(stdout, isTerminal(stdout), cfg.Duration)
+	line := newSoakProgress(stdout, isTerminal(stdout), cfg.Duration)
 	cfg.Progress = line.show
 	cfg.ProgressEvery = time.Second
 	rep, err := soak.Run(ctx, cfg)
@@ -46,14 +46,14 @@ func soakCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "soak:", err)
 		return 1
 	}
-	return printReport(stdout, cfg, rep)
+	return printSoakReport(stdout, cfg, rep)
 }
 
 // describeSoak is the line that says what the run will do.
 func describeSoak(cfg soak.Config) string {
 	actors := "no actor target"
 	if cfg.ActorEvery > 0 {
-		actors = fmt.Sprintf("every %s an actor", ordinal(cfg.ActorEvery))
+		actors = fmt.Sprintf("every %s an actor", soakOrdinal(cfg.ActorEvery))
 	}
 	kill := ""
 	if cfg.KillTargets {
@@ -61,19 +61,19 @@ func describeSoak(cfg soak.Config) string {
 	}
 	return fmt.Sprintf("soak: %d callers + %d askers on %d keys (%s) for %v, think %v; fail %g%%, hang %g%%, %s, %s, %s%s; seed %d",
 		cfg.Callers, cfg.Askers, cfg.Keys, actors, cfg.Duration, cfg.Think, 100*cfg.FailRate, 100*cfg.HangRate,
-		every("crash", cfg.CrashEvery), every("panic", cfg.PanicEvery), every("burst", cfg.BurstEvery), kill, cfg.Seed)
+		soakEvery("crash", cfg.CrashEvery), soakEvery("panic", cfg.PanicEvery), soakEvery("burst", cfg.BurstEvery), kill, cfg.Seed)
 }
 
-// every says how often something happens: "crash every 5ms", or "no crash".
-func every(what string, d time.Duration) string {
+// soakEvery says how often something happens: "crash every 5ms", or "no crash".
+func soakEvery(what string, d time.Duration) string {
 	if d == 0 {
 		return "no " + what
 	}
 	return fmt.Sprintf("%s every %v", what, d)
 }
 
-// ordinal names every nth key: "key", "2nd key", "8th key".
-func ordinal(n int) string {
+// soakOrdinal names every nth key: "key", "2nd key", "8th key".
+func soakOrdinal(n int) string {
 	suffix := "th"
 	switch {
 	case n == 1:

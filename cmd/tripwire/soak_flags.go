@@ -11,11 +11,11 @@ import (
 	"github.com/tripwire-go/tripwire/internal/soak"
 )
 
-// errBadFlag is a flag value soak refuses; the message says which and why.
-var errBadFlag = errors.New("bad flag")
+// errSoakFlag is a flag value soak refuses; the message says which and why.
+var errSoakFlag = errors.New("bad flag")
 
-// flagOf is the flag that sets each field of soak.Config.
-var flagOf = map[string]string{
+// soakFlagOf is the flag that sets each field of soak.Config.
+var soakFlagOf = map[string]string{
 	"Callers": "-callers", "Askers": "-askers", "Callers+Askers": "-callers + -askers",
 	"Keys": "-keys", "ActorEvery": "-actor-every", "Duration": "-duration", "Think": "-think",
 	"FailRate": "-fail-rate", "HangRate": "-hang-rate", "ReleaseEvery": "-release-every",
@@ -62,37 +62,37 @@ func soakFlags(args []string, stderr io.Writer) (soak.Config, error) {
 	fs.DurationVar(&cfg.BurstEvery, "burst-every", cfg.BurstEvery, fmt.Sprintf("a random key fails %d calls in a row this often (0: never)", soak.BurstLen))
 	fs.BoolVar(&cfg.KillTargets, "kill-targets", cfg.KillTargets, "one function and one actor target die for the middle third of the run")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of every random choice (faults, keys, crashes)")
-	fs.StringVar(&mustSee, "must-see", "", "comma-separated outcomes the run must produce, else it fails: "+outcomeList())
+	fs.StringVar(&mustSee, "must-see", "", "comma-separated outcomes the run must produce, else it fails: "+soakOutcomeList())
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
 	if fs.NArg() != 0 {
-		return cfg, fmt.Errorf("%w: unexpected argument %q (soak takes flags only)", errBadFlag, fs.Arg(0))
+		return cfg, fmt.Errorf("%w: unexpected argument %q (soak takes flags only)", errSoakFlag, fs.Arg(0))
 	}
-	if !isSet(fs, "askers") {
+	if !soakFlagSet(fs, "askers") {
 		cfg.Askers = max(1, cfg.Callers/16)
 	}
 	var err error
-	if cfg.MustSee, err = parseOutcomes(mustSee); err != nil {
+	if cfg.MustSee, err = parseSoakOutcomes(mustSee); err != nil {
 		return cfg, err
 	}
 	var ce *soak.ConfigError
 	if err := cfg.Validate(); errors.As(err, &ce) {
-		return cfg, fmt.Errorf("%w %s=%v: want %s", errBadFlag, flagOf[ce.Field], ce.Value, ce.Want)
+		return cfg, fmt.Errorf("%w %s=%v: want %s", errSoakFlag, soakFlagOf[ce.Field], ce.Value, ce.Want)
 	} else if err != nil {
-		return cfg, fmt.Errorf("%w: %v", errBadFlag, err)
+		return cfg, fmt.Errorf("%w: %v", errSoakFlag, err)
 	}
 	return cfg, nil
 }
 
-func isSet(fs *flag.FlagSet, name string) bool {
+func soakFlagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
 }
 
-// parseOutcomes reads a comma-separated list of outcome names.
-func parseOutcomes(list string) ([]soak.Outcome, error) {
+// parseSoakOutcomes reads a comma-separated list of outcome names.
+func parseSoakOutcomes(list string) ([]soak.Outcome, error) {
 	var out []soak.Outcome
 	for _, name := range strings.Split(list, ",") {
 		if name = strings.TrimSpace(name); name == "" {
@@ -100,14 +100,14 @@ func parseOutcomes(list string) ([]soak.Outcome, error) {
 		}
 		o, err := soak.ParseOutcome(name)
 		if err != nil {
-			return nil, fmt.Errorf("%w -must-see: %q is not an outcome (%s)", errBadFlag, name, outcomeList())
+			return nil, fmt.Errorf("%w -must-see: %q is not an outcome (%s)", errSoakFlag, name, soakOutcomeList())
 		}
 		out = append(out, o)
 	}
 	return out, nil
 }
 
-func outcomeList() string {
+func soakOutcomeList() string {
 	names := make([]string, soak.NumOutcomes)
 	for o := range soak.NumOutcomes {
 		names[o] = o.String()

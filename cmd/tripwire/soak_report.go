@@ -8,10 +8,10 @@ import (
 	"github.com/tripwire-go/tripwire/internal/soak"
 )
 
-// printReport prints a finished soak's report and every violated invariant
+// printSoakReport prints a finished soak's report and every violated invariant
 // on a line of its own, and returns the exit status: 0 if every invariant
 // held, 1 if not.
-func printReport(w io.Writer, cfg soak.Config, rep soak.Report) int {
+func printSoakReport(w io.Writer, cfg soak.Config, rep soak.Report) int {
 	end := "done"
 	if rep.Interrupted {
 		end = "interrupted"

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func TestIsTerminal(t *testing.T) {
+func TestIsTerminalTellsBuffersFilesAndPtys(t *testing.T) {
 	// Given writers that are not terminals, Then none is one
 	file, err := os.Create(filepath.Join(t.TempDir(), "out"))
 	if err != nil {

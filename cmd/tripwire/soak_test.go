@@ -127,8 +127,8 @@ func TestSoakDefaultsToOneAskerPerSixteenCallers(t *testing.T) {
 	}
 }
 
-// healthyReport is a finished run that broke no invariant of cfg.
-func healthyReport(cfg soak.Config) soak.Report {
+// soakHealthyReport is a finished run that broke no invariant of cfg.
+func soakHealthyReport(cfg soak.Config) soak.Report {
 	rep := soak.Report{Calls: 10, Elapsed: time.Second, Samples: 10, Restarts: 2, GoroutinesBefore: 3, GoroutinesAfter: 3}
 	rep.Answers[soak.OK], rep.Answers[soak.Open] = 6, 4
 	rep.PerKey = []soak.Counts{rep.Answers}
@@ -137,7 +137,7 @@ func healthyReport(cfg soak.Config) soak.Report {
 	return rep
 }
 
-func TestReportExitStatus(t *testing.T) {
+func TestSoakReportExitStatus(t *testing.T) {
 	cfg := soak.Defaults()
 	cases := []struct {
 		name  string
@@ -155,11 +155,11 @@ func TestReportExitStatus(t *testing.T) {
 	}
 	for _, c := range cases {
 		// Given a finished run's report
-		rep := healthyReport(cfg)
+		rep := soakHealthyReport(cfg)
 		c.spoil(&rep)
 		// When it is printed
 		var out bytes.Buffer
-		code := printReport(&out, cfg, rep)
+		code := printSoakReport(&out, cfg, rep)
 		// Then the exit status says whether an invariant was violated, and
 		// each violation has a line of its own
 		if code != c.code {
@@ -173,11 +173,11 @@ func TestReportExitStatus(t *testing.T) {
 	}
 }
 
-func TestProgressLineRedrawsOnlyOnATerminal(t *testing.T) {
+func TestSoakProgressRedrawsOnlyOnATerminal(t *testing.T) {
 	p := soak.Progress{Elapsed: time.Second, Calls: 12, Answers: soak.Counts{soak.OK: 9, soak.Open: 1}}
 	// Given a progress line on a terminal, When two reports and the end come
 	var term bytes.Buffer
-	l := newProgressLine(&term, true, 3*time.Second)
+	l := newSoakProgress(&term, true, 3*time.Second)
 	l.show(p)
 	l.show(p)
 	l.end()
@@ -189,7 +189,7 @@ func TestProgressLineRedrawsOnlyOnATerminal(t *testing.T) {
 	}
 	// Given one elsewhere, Then each report is a line of its own
 	var plain bytes.Buffer
-	l = newProgressLine(&plain, false, 3*time.Second)
+	l = newSoakProgress(&plain, false, 3*time.Second)
 	l.show(p)
 	l.show(p)
 	l.end()
