@@ -32,7 +32,9 @@ var ErrNilRegistry = errors.New("demo: nil registry or actor system")
 
 // New registers cfg.Keys keys on reg, each in front of a dependency that
 // misbehaves as cfg.Pattern says (the Dies pattern spawns its actors on sys,
-// the registry's actor system). Its clock starts now.
+// the registry's actor system). Its clock starts now. If a key cannot be
+// registered (an invalid cfg.Settings is tripwire.ErrInvalidSettings), the
+// keys and actors New made so far are removed again.
 func New(reg *tripwire.Registry, sys *actor.ActorSystem, cfg Config) (*Driver, error) {
 	if reg == nil || sys == nil {
 		return nil, ErrNilRegistry
@@ -42,26 +44,49 @@ func New(reg *tripwire.Registry, sys *actor.ActorSystem, cfg Config) (*Driver, e
 	}
 	d := &Driver{cfg: cfg, reg: reg, sys: sys, start: time.Now()}
 	for i := range cfg.Keys {
-		key := KeyName(i)
-		win := window{start: d.start, offset: time.Duration(i) * cfg.Stagger,
-			downAt: cfg.DownAt, upAt: cfg.UpAt, cycle: cfg.Cycle}
-		dep := &dependency{pattern: cfg.Pattern, win: win, latency: cfg.Latency,
-			slow: 2 * max(cfg.Settings.CallTimeout, time.Second/10), failRate: cfg.FailRate,
-			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
-		target := tripwire.FuncTarget(dep.call)
-		if cfg.Pattern == Dies {
-			if _, err := sys.Root.SpawnNamed(DependencyProps(cfg.Latency, &dep.calls), key); err != nil {
-				return nil, fmt.Errorf("demo: spawn %s: %w", key, err)
-			}
-			target = tripwire.ActorTarget(sys.NewLocalPID(key))
-		}
-		if err := reg.Register(key, target, cfg.Settings); err != nil {
+		if err := d.add(i); err != nil {
+			d.remove()
 			return nil, err
 		}
-		d.keys, d.deps, d.wins = append(d.keys, key), append(d.deps, dep), append(d.wins, win)
-		d.stats = append(d.stats, new(stats))
 	}
 	return d, nil
+}
+
+// add registers the i-th key in front of its dependency.
+func (d *Driver) add(i int) error {
+	cfg, key := d.cfg, KeyName(i)
+	win := window{start: d.start, offset: time.Duration(i) * cfg.Stagger,
+		downAt: cfg.DownAt, upAt: cfg.UpAt, cycle: cfg.Cycle}
+	dep := &dependency{pattern: cfg.Pattern, win: win, latency: cfg.Latency,
+		slow: slowLatency(cfg.Settings), failRate: cfg.FailRate,
+		rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
+	target := tripwire.FuncTarget(dep.call)
+	if cfg.Pattern == Dies {
+		if _, err := d.sys.Root.SpawnNamed(DependencyProps(cfg.Latency, &dep.calls), key); err != nil {
+			return fmt.Errorf("demo: spawn %s: %w", key, err)
+		}
+		target = tripwire.ActorTarget(d.sys.NewLocalPID(key))
+	}
+	if err := d.reg.Register(key, target, cfg.Settings); err != nil {
+		if cfg.Pattern == Dies {
+			_ = d.sys.Root.StopFuture(d.sys.NewLocalPID(key)).Wait()
+		}
+		return err
+	}
+	d.keys, d.deps, d.wins = append(d.keys, key), append(d.deps, dep), append(d.wins, win)
+	d.stats = append(d.stats, new(stats))
+	return nil
+}
+
+// remove unregisters the keys added so far and stops their actors.
+func (d *Driver) remove() {
+	for _, key := range d.keys {
+		_ = d.reg.Unregister(key)
+		if d.cfg.Pattern == Dies {
+			_ = d.sys.Root.StopFuture(d.sys.NewLocalPID(key)).Wait()
+		}
+	}
+	d.keys, d.deps, d.wins, d.stats = nil, nil, nil, nil
 }
 
 // Keys returns the demo's keys in order.
@@ -72,15 +97,19 @@ func (d *Driver) Start() time.Time { return d.start }
 
 // Run calls every key with cfg.Callers callers until ctx ends, and (for the
 // Dies pattern) stops and restarts the dependency actors on schedule. It
-// returns when every caller has returned.
+// returns when every caller has returned. The calls do not take ctx's
+// deadline as theirs: at its end they are withdrawn, not timed out.
 func (d *Driver) Run(ctx context.Context) {
+	calls, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
 	var wg sync.WaitGroup
 	for i, key := range d.keys {
 		for range d.cfg.Callers {
-			wg.Go(func() { d.caller(ctx, key, d.stats[i]) })
+			wg.Go(func() { d.caller(calls, key, d.stats[i]) })
 		}
 		if d.cfg.Pattern == Dies {
-			wg.Go(func() { d.lifecycle(ctx, key, d.wins[i], &d.deps[i].calls) })
+			wg.Go(func() { d.lifecycle(calls, key, d.wins[i], &d.deps[i].calls) })
 		}
 	}
 	wg.Wait()

@@ -15,8 +15,10 @@ const (
 	// DownUp is healthy, then down from DownAt to UpAt (failing fast, every
 	// fifth call hanging past its deadline), then healthy again.
 	DownUp Pattern = "down-up"
-	// Slow is healthy, then slower than the call timeout from DownAt to UpAt,
-	// then healthy again.
+	// Slow is healthy, then slow from DownAt to UpAt, then healthy again:
+	// slower than the call timeout (calls time out), or, with a SlowCall
+	// below the call timeout, between the two (calls succeed but count as
+	// slow).
 	Slow Pattern = "slow"
 	// Dies is an actor that stops at DownAt and is started again under the
 	// same name at UpAt: the breaker sees the target die.

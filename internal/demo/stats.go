@@ -2,6 +2,7 @@ package demo
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -67,8 +68,10 @@ func (s *stats) read() (c Counts, p50, p99 time.Duration) {
 	return c, quantile(recent, 0.50), quantile(recent, 0.99)
 }
 
-// quantile of sorted, nearest rank.
+// quantile of sorted by nearest rank: the smallest value with at least a
+// share q of the values at or below it. The epsilon keeps a rank that is
+// whole in decimal (0.99 × 100) from rounding up in binary.
 func quantile(sorted []time.Duration, q float64) time.Duration {
-	i := int(q*float64(len(sorted))+0.5) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
+	rank := int(math.Ceil(q*float64(len(sorted)) - 1e-9))
+	return sorted[min(max(rank-1, 0), len(sorted)-1)]
 }
