@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/dashboard"
+	demopkg "github.com/tripwire-go/tripwire/internal/demo"
+)
+
+func init() {
+	register(command{name: "serve", order: 30, run: serve,
+		summary: "a live dashboard of breakers over HTTP: the page, a JSON API, events, /metrics"})
+}
+
+// serveStopTimeout bounds the shutdown of the server, the callers and the
+// registry once serve is told to stop.
+const serveStopTimeout = 10 * time.Second
+
+func serve(args []string, stdout, stderr io.Writer) int {
+	o, err := parseServeFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if o.duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.duration)
+		defer cancel()
+	}
+	if err := runServe(ctx, o, stdout, nil); err != nil {
+		fmt.Fprintln(stderr, "tripwire serve:", err)
+		if errors.Is(err, tripwire.ErrInvalidSettings) {
+			fmt.Fprintln(stderr, "Run 'tripwire serve -h' for every flag.")
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+// runServe serves the dashboard until ctx ends, then stops the server, the
+// callers and the registry, in that order. ready, if not nil, gets the
+// server's base URL once it listens.
+func runServe(ctx context.Context, o serveOptions, stdout io.Writer, ready func(url string)) (err error) {
+	metrics, err := dashboard.NewMetrics()
+	if err != nil {
+		return err
+	}
+	sys := tripwire.NewActorSystem(nil)
+	defer sys.Shutdown()
+	reg, err := tripwire.Start(sys, tripwire.WithMeterProvider(metrics.Provider()))
+	if err != nil {
+		return err
+	}
+	// Each stage stops what it started, last first; the first error is kept.
+	defer func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), serveStopTimeout)
+		defer cancel()
+		err = errors.Join(err, reg.Shutdown(stopCtx), metrics.Shutdown(stopCtx))
+	}()
+	drv, err := demopkg.New(reg, sys, o.cfg)
+	if err != nil {
+		return err
+	}
+	h, err := dashboard.New(reg, drv, metrics)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	callers, stopCallers := context.WithCancel(context.Background())
+	driven := make(chan struct{})
+	go func() { defer close(driven); drv.Run(callers) }()
+	defer func() { stopCallers(); <-driven }()
+
+	url := baseURL(ln.Addr())
+	fmt.Fprintf(stdout, "tripwire serve: dashboard on %s (%d keys, pattern %s); Ctrl-C stops it\n",
+		url, o.cfg.Keys, o.cfg.Pattern)
+	if ready != nil {
+		ready(url)
+	}
+	select {
+	case <-ctx.Done():
+	case err = <-served: // the listener failed: nothing to shut down
+		return fmt.Errorf("http server: %w", err)
+	}
+	fmt.Fprintln(stdout, "tripwire serve: stopping")
+	h.Close() // event streams end, so Shutdown does not wait for them
+	stopCtx, cancel := context.WithTimeout(context.Background(), serveStopTimeout)
+	defer cancel()
+	if err := srv.Shutdown(stopCtx); err != nil {
+		return fmt.Errorf("http server shutdown: %w", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("http server: %w", err)
+	}
+	return nil
+}
+
+// baseURL is the URL of a server listening on addr; an address on every
+// interface is shown as localhost.
+func baseURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String() + "/"
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/"
+}
