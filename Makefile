@@ -1,11 +1,22 @@
 GO ?= go
 
-.PHONY: test bench cover vet demo fuzz soak
+.PHONY: test bench cover vet demo fuzz soak chromium screenshot
 
-# The test command CI runs (.ci/run).
-test:
+# The test command CI runs (.ci/run). The dashboard's browser test needs
+# chromium and fails without it here (it skips in a plain go test).
+test: chromium
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 9m ./...
+	TRIPWIRE_REQUIRE_BROWSER=1 $(GO) test -race -count=1 -timeout 9m ./...
+
+# Debian's chromium, for the dashboard's browser test, unless it is there.
+chromium:
+	@test -x /usr/bin/chromium || { \
+		SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; }
+
+# The README's picture of the dashboard, taken in headless chromium.
+screenshot: chromium
+	$(GO) test -count=1 -run '^TestScreenshot$$' ./internal/dashboard/ -args -screenshot=$(CURDIR)/docs/dashboard.png
 
 # Benchmarks with their peers in one run; see BENCHMARKS.md.
 bench:
