@@ -6,148 +6,140 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/demo"
 )
 
-type demoConfig struct {
-	duration, downAt, upAt, crashAt time.Duration
-	callers                         int
-	interval                        time.Duration
-	settings                        tripwire.Settings
-}
-
 func init() {
-	register(command{name: "demo", order: 10, run: demo,
-		summary: "drive a built-in flaky dependency through a breaker; print transitions and a tally"})
+	register(command{name: "demo", order: 10, run: runDemoCommand,
+		summary: "drive breakers in front of a built-in misbehaving dependency; show what they do"})
 }
 
-func demoFlags(args []string, stderr io.Writer) (demoConfig, error) {
-	var c demoConfig
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.DurationVar(&c.duration, "duration", 8*time.Second, "how long to drive calls")
-	fs.DurationVar(&c.downAt, "down-at", 1500*time.Millisecond, "when the dependency goes down")
-	fs.DurationVar(&c.upAt, "up-at", 4500*time.Millisecond, "when the dependency recovers")
-	fs.DurationVar(&c.crashAt, "crash-at", 6500*time.Millisecond, "when to crash the breaker (0: never)")
-	fs.IntVar(&c.callers, "callers", 4, "concurrent callers")
-	fs.DurationVar(&c.interval, "interval", 20*time.Millisecond, "pause between one caller's calls")
-	fs.IntVar(&c.settings.Threshold, "threshold", 3, "consecutive failures that open the circuit")
-	fs.DurationVar(&c.settings.OpenTimeout, "open-timeout", time.Second, "how long the circuit stays open")
-	fs.DurationVar(&c.settings.CallTimeout, "call-timeout", 200*time.Millisecond, "deadline of each call")
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if c.callers < 1 || c.duration <= 0 || c.interval < 0 {
-		return c, errors.New("demo: -callers and -duration must be positive, -interval not negative")
-	}
-	return c, nil
+// demoView shows the demo's progress: a live table or plain lines. Its
+// methods may be called from several goroutines.
+type demoView interface {
+	every() time.Duration                     // how often status is called
+	start(header []string)                    // once, first
+	event(e demoEvent)                        // as it happens
+	status(at time.Duration, rows []demo.Row) // every every()
+	finish(at time.Duration, rows []demo.Row) // once, last
 }
 
-// tally counts outcomes by kind.
-type tally struct{ ok, failed, timeout, rejected, restarted atomic.Int64 }
+// exitInterrupted is the exit code of a demo stopped by Ctrl-C.
+const exitInterrupted = 130
 
-func (t *tally) add(err error) {
-	switch {
-	case err == nil:
-		t.ok.Add(1)
-	case errors.Is(err, tripwire.ErrOpen):
-		t.rejected.Add(1)
-	case errors.Is(err, tripwire.ErrTimeout):
-		t.timeout.Add(1)
-	case errors.Is(err, tripwire.ErrBreakerRestarted):
-		t.restarted.Add(1)
-	default:
-		t.failed.Add(1)
-	}
-}
-
-func (t *tally) String() string {
-	return fmt.Sprintf("ok=%d failed=%d timeout=%d rejected=%d restarted=%d",
-		t.ok.Load(), t.failed.Load(), t.timeout.Load(), t.rejected.Load(), t.restarted.Load())
-}
-
-func demo(args []string, stdout, stderr io.Writer) int {
-	cfg, err := demoFlags(args, stderr)
+func runDemoCommand(args []string, stdout, stderr io.Writer) int {
+	o, err := parseDemoFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	reg, err := tripwire.Start(nil, tripwire.WithLogger(transitionLogger(stdout)))
+	ctx := context.Background()
+	var view demoView = newLineView(stdout, o.cfg.Pattern)
+	logger := warningLogger(stderr)
+	if o.live.on(stdout) {
+		view = newLiveView(stdout, o.cfg.Pattern, o.cfg.Keys, o.cfg.Callers, o.duration)
+		logger = zap.NewNop() // a line on the terminal would break the redraw
+		if isTerminal(stdout) {
+			// Ctrl-C ends the run early, and the terminal gets its cursor back.
+			var stop context.CancelFunc
+			ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
+			defer stop()
+		}
+	}
+	code := runDemo(ctx, o, view, logger, stderr)
+	if code == 0 && ctx.Err() != nil {
+		return exitInterrupted
+	}
+	return code
+}
+
+// runDemo runs the demo o until its duration ends or ctx does, showing it
+// on view, and returns the exit code.
+func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logger, stderr io.Writer) int {
+	sys := tripwire.NewActorSystem(logger)
+	defer sys.Shutdown()
+	reg, err := tripwire.Start(sys, tripwire.WithLogger(logger))
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintf(stderr, "tripwire demo: %v\n", err)
 		return 1
 	}
-	defer reg.Shutdown(context.Background())
-
-	dep := &flaky{start: time.Now(), downAt: cfg.downAt, upAt: cfg.upAt, latency: 2 * time.Millisecond, hangEach: 5}
-	const key = "weather"
-	if err := reg.Register(key, tripwire.FuncTarget(dep.call), cfg.settings); err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+	defer reg.Shutdown(context.Background()) // on early returns; a second Shutdown does nothing
+	drv, err := demo.New(reg, sys, o.cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "tripwire demo: %v\n", err)
+		if !errors.Is(err, tripwire.ErrInvalidSettings) && !errors.Is(err, demo.ErrInvalidConfig) {
+			return 1
+		}
+		fmt.Fprintln(stderr, "Run 'tripwire demo -h' for every flag.")
+		return 2
 	}
-	fmt.Fprintf(stdout, "demo: %d callers on %q for %v; dependency down from %v to %v; threshold %d, open %v, call timeout %v\n",
-		cfg.callers, key, cfg.duration, cfg.downAt, cfg.upAt, cfg.settings.Threshold, cfg.settings.OpenTimeout, cfg.settings.CallTimeout)
+	view.start(describeDemo(o))
+	reg.Subscribe(func(t tripwire.Transition) { view.event(transitionEvent(drv.Start(), t)) })
 
-	var t tally
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.duration)
+	run, cancel := context.WithDeadline(ctx, drv.Start().Add(o.duration))
 	defer cancel()
-	var wg sync.WaitGroup
-	for i := 0; i < cfg.callers; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				_, err := reg.Call(context.Background(), key, "forecast")
-				t.add(err)
-				select {
-				case <-time.After(cfg.interval):
-				case <-ctx.Done():
-				}
-			}
-		}()
-	}
-	report(ctx, stdout, reg, key, &t, dep.start, cfg.crashAt)
-	wg.Wait()
+	var callers sync.WaitGroup
+	callers.Go(func() { drv.Run(run) })
+	watch(run, o, drv, reg, view)
+	callers.Wait()
 
-	snap, err := reg.Snapshot(key)
+	rows := drv.Rows()
+	// Shutdown delivers the transitions still on their way to view.event.
+	shut, cancelShut := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancelShut()
+	err = reg.Shutdown(shut)
+	view.finish(time.Since(drv.Start()), rows)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintf(stderr, "tripwire demo: shutdown: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "done: %s; state=%s failures=%d restarts=%d; dependency called %d times\n",
-		&t, snap.State, snap.Failures, snap.Restarts, dep.calls.Load())
 	return 0
 }
 
-// report prints the tally once a second and crashes the breaker at crashAt.
-func report(ctx context.Context, w io.Writer, reg *tripwire.Registry, key string, t *tally, start time.Time, crashAt time.Duration) {
-	tick := time.NewTicker(time.Second)
+// watch shows the rows every view.every() and crashes the first key's
+// breaker at o.crashAt, until ctx ends.
+func watch(ctx context.Context, o demoOptions, drv *demo.Driver, reg *tripwire.Registry, view demoView) {
+	tick := time.NewTicker(view.every())
 	defer tick.Stop()
 	var crash <-chan time.Time
-	if crashAt > 0 {
-		timer := time.NewTimer(crashAt)
-		defer timer.Stop()
-		crash = timer.C
+	if o.crashAt > 0 {
+		t := time.NewTimer(time.Until(drv.Start().Add(o.crashAt)))
+		defer t.Stop()
+		crash = t.C
 	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-crash:
-			fmt.Fprintf(w, "t=%4.1fs crashing the breaker (fault injection)\n", time.Since(start).Seconds())
-			if err := reg.Crash(key); err != nil {
-				fmt.Fprintln(w, "crash:", err)
-			}
+			crashFirst(drv, reg, view)
 		case <-tick.C:
-			st, _ := reg.State(key)
-			fmt.Fprintf(w, "t=%4.1fs state=%-9s %s\n", time.Since(start).Seconds(), st, t)
+			view.status(time.Since(drv.Start()), drv.Rows())
 		}
+	}
+}
+
+// crashFirst crashes the first key's breaker and tells view before and
+// after: Crash returns once the supervisor has restarted it.
+func crashFirst(drv *demo.Driver, reg *tripwire.Registry, view demoView) {
+	key := drv.Keys()[0]
+	say := func(detail string) { view.event(demoEvent{at: time.Since(drv.Start()), key: key, detail: detail}) }
+	say("fault injection: the breaker panics")
+	if err := reg.Crash(key); err != nil {
+		say("crash failed: " + err.Error())
+		return
+	}
+	if snap, err := reg.Snapshot(key); err == nil {
+		say(fmt.Sprintf("restarted by its supervisor: %s, %d failures, restart #%d", snap.State, snap.Failures, snap.Restarts))
 	}
 }

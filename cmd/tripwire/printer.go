@@ -8,15 +8,18 @@ import (
 	"go.uber.org/zap/zapcore"
 )
 
-// transitionLogger prints the breakers' own log lines (transitions,
-// restarts) to w, and drops the actor runtime's chatter.
-func transitionLogger(w io.Writer) *zap.Logger {
+// warningLogger prints to w the library's warnings and errors that are not
+// transitions — a breaker restarted, lost or respawned, a subscriber falling
+// behind — and drops the rest: the breakers' own announcements of their
+// transitions (a command shows those through Subscribe) and the actor
+// runtime's chatter.
+func warningLogger(w io.Writer) *zap.Logger {
 	enc := zap.NewDevelopmentEncoderConfig()
 	enc.TimeKey = ""
 	enc.CallerKey = ""
 	enc.EncodeLevel = zapcore.CapitalLevelEncoder
-	core := zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.AddSync(w), zapcore.DebugLevel)
-	return zap.New(namedOnly{Core: core, prefixes: []string{"breaker", "supervisor"}})
+	core := zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.Lock(zapcore.AddSync(w)), zapcore.WarnLevel)
+	return zap.New(namedOnly{Core: core, prefixes: []string{"supervisor", "events"}})
 }
 
 // namedOnly passes only entries whose logger name starts with a prefix.
