@@ -313,6 +313,7 @@ func TestDemoFlagsFillConfig(t *testing.T) {
 }
 
 func TestFmtDur(t *testing.T) {
+	// Given latencies from microseconds to minutes; Then each reads with two or three digits
 	for d, want := range map[time.Duration]string{
 		0: "-", 850 * time.Microsecond: "850µs", 2345 * time.Microsecond: "2.3ms",
 		201 * time.Millisecond: "201ms", 3234 * time.Millisecond: "3.23s", 90 * time.Second: "1m30s",
