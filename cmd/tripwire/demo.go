@@ -68,6 +68,15 @@ func runDemoCommand(args []string, stdout, stderr io.Writer) int {
 func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logger, stderr io.Writer) int {
 	sys := tripwire.NewActorSystem(logger)
 	defer sys.Shutdown()
+	if o.cfg.Pattern == demo.Remote {
+		// The remote is not shut down: the process ends with the demo, and
+		// protoactor's graceful Remote.Shutdown writes a flag its connection
+		// goroutines read without synchronisation (remote/endpoint_reader.go).
+		if _, err := demo.EnableRemote(sys, o.listen); err != nil {
+			fmt.Fprintf(stderr, "tripwire demo: -listen: %v\n", err)
+			return 2
+		}
+	}
 	reg, err := tripwire.Start(sys, tripwire.WithLogger(logger))
 	if err != nil {
 		fmt.Fprintf(stderr, "tripwire demo: %v\n", err)

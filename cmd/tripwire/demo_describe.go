@@ -31,6 +31,8 @@ func describeDependency(c demo.Config) string {
 	var s string
 	window := fmt.Sprintf("from %v to %v", c.DownAt, c.UpAt)
 	switch c.Pattern {
+	case demo.Remote:
+		return fmt.Sprintf("the %q actor of the tripwire node at %s, over protoactor's remote; stop and restart the node to see the breakers react", demo.DependencyName, c.Remote)
 	case demo.Flaky:
 		return fmt.Sprintf("flaky, fails %g%% of calls at random; latency %v", c.FailRate*100, c.Latency)
 	case demo.DownUp:
@@ -118,6 +120,8 @@ func dependencyText(p demo.Pattern, r demo.Row) string {
 	switch {
 	case p == demo.Flaky:
 		return "flaky"
+	case p == demo.Remote:
+		return "remote"
 	case !r.DependencyDown:
 		return "up"
 	case p == demo.Slow:

@@ -17,12 +17,13 @@ type demoOptions struct {
 	duration time.Duration // how long the callers call
 	crashAt  time.Duration // when to crash the first key's breaker; 0: never
 	live     liveMode
+	listen   string // with -remote: where this process's own remote listens
 }
 
 // demoFlagSet defines the demo's flags on a new flag set writing to w, with
 // DefaultConfig's values as defaults, filling o.
 func demoFlagSet(o *demoOptions, w io.Writer) *flag.FlagSet {
-	*o = demoOptions{cfg: demo.DefaultConfig(), duration: 8 * time.Second, crashAt: 6500 * time.Millisecond, live: liveAuto}
+	*o = demoOptions{cfg: demo.DefaultConfig(), duration: 8 * time.Second, crashAt: 6500 * time.Millisecond, live: liveAuto, listen: "127.0.0.1:0"}
 	c, s := &o.cfg, &o.cfg.Settings
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(w)
@@ -46,6 +47,10 @@ func demoFlagSet(o *demoOptions, w io.Writer) *flag.FlagSet {
 	fs.DurationVar(&c.Cycle, "cycle", c.Cycle, "repeat the -down-at..-up-at window every cycle (0: once)")
 	fs.DurationVar(&c.Stagger, "stagger", c.Stagger, "key i's window starts i × stagger later")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "flaky: seed of the random failures")
+
+	fs.StringVar(&c.Remote, "remote", c.Remote, "host:port of a `tripwire node`: every key calls its dependency actor over\n"+
+		"protoactor's remote instead of a built-in dependency (-pattern and its flags do not apply)")
+	fs.StringVar(&o.listen, "listen", o.listen, "with -remote: host:port this process listens on for replies (port 0: chosen by the OS)")
 
 	fs.IntVar(&s.Threshold, "threshold", s.Threshold, "consecutive failures that open the circuit (0: the default, 5; not used with -window)")
 	fs.DurationVar(&s.OpenTimeout, "open-timeout", s.OpenTimeout, "how long the circuit stays open before a probe (0: the default, 30s)")
@@ -100,6 +105,13 @@ func (o *demoOptions) check(fs *flag.FlagSet) error {
 		return fmt.Errorf("demo: -crash-at %v must not be negative", o.crashAt)
 	case (set["failure-rate"] || set["min-calls"]) && w.Size == 0 && w.Period == 0:
 		return errors.New("demo: -failure-rate and -min-calls need -window")
+	case set["remote"] && set["pattern"]:
+		return errors.New("demo: -remote and -pattern exclude each other: a remote dependency misbehaves when its node is stopped")
+	case set["listen"] && !set["remote"]:
+		return errors.New("demo: -listen needs -remote")
+	}
+	if set["remote"] {
+		o.cfg.Pattern = demo.Remote
 	}
 	return o.cfg.Validate()
 }

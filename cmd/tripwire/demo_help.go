@@ -15,6 +15,7 @@ var flagGroups = []struct {
 }{
 	{"The run", []string{"duration", "keys", "callers", "interval", "crash-at", "live"}},
 	{"The built-in dependency", []string{"pattern", "latency", "fail-rate", "down-at", "up-at", "cycle", "stagger", "seed"}},
+	{"Another process's dependency (tripwire node)", []string{"remote", "listen"}},
 	{"The breakers' settings (tripwire.Settings)", []string{"threshold", "open-timeout", "call-timeout",
 		"window", "failure-rate", "min-calls", "slow-call", "backoff", "backoff-max", "jitter",
 		"probes", "max-in-flight", "ignore-target-down"}},
@@ -22,7 +23,7 @@ var flagGroups = []struct {
 
 // flagTypes names the value of the flags whose type the flag package
 // cannot name.
-var flagTypes = map[string]string{"pattern": "name", "window": "N|period", "live": "auto|always|never"}
+var flagTypes = map[string]string{"pattern": "name", "remote": "host:port", "listen": "host:port", "window": "N|period", "live": "auto|always|never"}
 
 // demoHelp explains the demo and every flag of fs, group by group.
 func demoHelp(w io.Writer, fs *flag.FlagSet) {
@@ -58,5 +59,6 @@ With no flags: 3 keys whose dependency goes down for 3 s, 8 s in all.
   tripwire demo -pattern flaky -fail-rate 0.2 -window 20 -failure-rate 0.3
   tripwire demo -pattern down-up -cycle 6s -backoff 2 -backoff-max 4s -duration 20s
   tripwire demo -pattern slow -slow-call 100ms -probes 3 -live never
+  tripwire demo -remote 127.0.0.1:7070 -duration 60s   (with tripwire node -listen 127.0.0.1:7070)
 `)
 }

@@ -31,7 +31,7 @@ func demoColumns(p demo.Pattern) []column {
 	only := func(c column) column { c.summary = true; return c }
 	state := text("STATE", func(r demo.Row) string { return r.State.String() })
 	state.state = true
-	return []column{
+	cols := []column{
 		text("KEY", func(r demo.Row) string { return r.Key }),
 		text("DEP", func(r demo.Row) string { return dependencyText(p, r) }),
 		state,
@@ -46,8 +46,11 @@ func demoColumns(p demo.Pattern) []column {
 		dur("P50", func(r demo.Row) time.Duration { return r.P50 }),
 		dur("P99", func(r demo.Row) time.Duration { return r.P99 }),
 		count("RESTARTS", func(r demo.Row) int64 { return int64(r.Restarts) }),
-		only(count("REACHED", func(r demo.Row) int64 { return r.DependencyHits })),
 	}
+	if p != demo.Remote { // a node in another process counts its own calls
+		cols = append(cols, only(count("REACHED", func(r demo.Row) int64 { return r.DependencyHits })))
+	}
+	return cols
 }
 
 // legend explains the columns whose meaning is not plain.

@@ -1,15 +1,84 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
-	"net"
+	"io"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
+
+// child is a tripwire command running in a process of its own: the test
+// binary, run with childEnv. Commands that start protoactor's remote run
+// there, because remote.Start sets gRPC's process-wide logger without
+// synchronisation, so two remotes in one process race under -race.
+type child struct {
+	cmd  *exec.Cmd
+	out  *bufio.Reader
+	errs syncBuffer
+	done chan struct{}
+}
+
+// startChild runs `tripwire args...` in a child process; the test's cleanup
+// kills it if it still runs.
+func startChild(t *testing.T, args ...string) *child {
+	t.Helper()
+	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^$"), done: make(chan struct{})}
+	c.cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(args, " "))
+	c.cmd.Stderr = &c.errs
+	stdout, err := c.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.out = bufio.NewReader(stdout)
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = c.cmd.Process.Kill()
+		c.wait()
+	})
+	return c
+}
+
+// line returns the child's next line of output, failing the test after 10 s.
+func (c *child) line(t *testing.T) string {
+	t.Helper()
+	got := make(chan string, 1)
+	go func() {
+		l, _ := c.out.ReadString('\n')
+		got <- l
+	}()
+	select {
+	case l := <-got:
+		return strings.TrimRight(l, "\n")
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no line from the child; stderr %q", c.errs.String())
+		return ""
+	}
+}
+
+// rest reads the child's output to its end.
+func (c *child) rest() string {
+	b, _ := io.ReadAll(c.out)
+	return string(b)
+}
+
+// wait waits for the child to exit, once.
+func (c *child) wait() {
+	select {
+	case <-c.done:
+	default:
+		_ = c.cmd.Wait()
+		close(c.done)
+	}
+}
 
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.
 type syncBuffer struct {
@@ -29,31 +98,37 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func TestNodeServesUntilStopped(t *testing.T) {
+var nodeAddr = regexp.MustCompile(`at (127\.0\.0\.1:\d+)`)
+
+// startNode runs `tripwire node` on a port the OS chooses and returns it
+// with its address.
+func startNode(t *testing.T, args ...string) (*child, string) {
+	t.Helper()
+	n := startChild(t, append([]string{"node", "-listen", "127.0.0.1:0", "-report", "0"}, args...)...)
+	first := n.line(t)
+	m := nodeAddr.FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("node printed %q; stderr %q", first, n.errs.String())
+	}
+	return n, m[1]
+}
+
+func TestNodeServesUntilInterrupted(t *testing.T) {
 	// Given a node started on a port the OS chooses
-	var out, errOut syncBuffer
-	stop := make(chan os.Signal, 1)
-	code := make(chan int, 1)
-	go func() { code <- runNode([]string{"-listen", "127.0.0.1:0", "-report", "0"}, &out, &errOut, stop) }()
-	addr := regexp.MustCompile(`at (127\.0\.0\.1:\d+)`)
-	deadline := time.Now().Add(5 * time.Second)
-	for addr.FindStringSubmatch(out.String()) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("no address printed: %q %q", out.String(), errOut.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	n, addr := startNode(t)
 	// Then it listens on the address it printed
-	conn, err := net.Dial("tcp", addr.FindStringSubmatch(out.String())[1])
-	if err != nil {
-		t.Fatalf("dial the node: %v", err)
+	if !strings.HasPrefix(addr, "127.0.0.1:") {
+		t.Fatalf("address %q", addr)
 	}
-	conn.Close()
 	// When it is interrupted
-	stop <- os.Interrupt
+	if err := n.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
 	// Then it stops and exits 0
-	if c := <-code; c != 0 || !strings.Contains(out.String(), "node: stopping after 0 requests") {
-		t.Fatalf("exit %d, out %q, err %q", c, out.String(), errOut.String())
+	out := n.rest()
+	n.wait()
+	if code := n.cmd.ProcessState.ExitCode(); code != 0 || !strings.Contains(out, "node: stopping after 0 requests") {
+		t.Fatalf("exit %d, out %q, stderr %q", code, out, n.errs.String())
 	}
 }
 

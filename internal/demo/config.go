@@ -23,6 +23,7 @@ type Config struct {
 	Cycle    time.Duration // > 0: the DownAt..UpAt window repeats every Cycle
 	Stagger  time.Duration // key i's window starts i*Stagger later
 	Seed     uint64        // Flaky's random failures
+	Remote   string        // with Pattern Remote: host:port of the Node to call
 	Settings tripwire.Settings
 }
 
@@ -43,7 +44,11 @@ func DefaultConfig() Config {
 // Validate returns an error wrapping ErrInvalidConfig or ErrUnknownPattern
 // for the first field out of range.
 func (c Config) Validate() error {
-	if _, err := ParsePattern(string(c.Pattern)); err != nil {
+	if c.Pattern == Remote || c.Remote != "" {
+		if err := c.validateRemote(); err != nil {
+			return err
+		}
+	} else if _, err := ParsePattern(string(c.Pattern)); err != nil {
 		return err
 	}
 	bad := func(format string, args ...any) error {

@@ -35,6 +35,13 @@ func TestConfigValidate(t *testing.T) {
 		{"NaN fail rate", func(c *Config) { c.FailRate = math.NaN() }, ErrInvalidConfig},
 		{"up before down", func(c *Config) { c.UpAt = c.DownAt - 1 }, ErrInvalidConfig},
 		{"a cycle shorter than up-at", func(c *Config) { c.Cycle = c.UpAt - 1 }, ErrInvalidConfig},
+		{"a remote node", func(c *Config) { c.Pattern, c.Remote = Remote, "127.0.0.1:7070" }, nil},
+		{"remote without an address", func(c *Config) { c.Pattern = Remote }, ErrInvalidConfig},
+		{"an address with another pattern", func(c *Config) { c.Remote = "127.0.0.1:7070" }, ErrInvalidConfig},
+		{"remote address without a port", func(c *Config) { c.Pattern, c.Remote = Remote, "127.0.0.1" }, ErrInvalidConfig},
+		{"remote address with port 0", func(c *Config) { c.Pattern, c.Remote = Remote, "127.0.0.1:0" }, ErrInvalidConfig},
+		{"remote address without a host", func(c *Config) { c.Pattern, c.Remote = Remote, ":7070" }, ErrInvalidConfig},
+		{"remote address with a port too big", func(c *Config) { c.Pattern, c.Remote = Remote, "127.0.0.1:70000" }, ErrInvalidConfig},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -25,6 +25,7 @@ type Driver struct {
 	wins  []window
 	stats []*stats
 	start time.Time
+	msg   any // what callers send
 }
 
 // ErrNilRegistry: New got no registry or no actor system.
@@ -42,7 +43,7 @@ func New(reg *tripwire.Registry, sys *actor.ActorSystem, cfg Config) (*Driver, e
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	d := &Driver{cfg: cfg, reg: reg, sys: sys, start: time.Now()}
+	d := &Driver{cfg: cfg, reg: reg, sys: sys, start: time.Now(), msg: cfg.request()}
 	for i := range cfg.Keys {
 		if err := d.add(i); err != nil {
 			d.remove()
@@ -61,7 +62,10 @@ func (d *Driver) add(i int) error {
 		slow: slowLatency(cfg.Settings), failRate: cfg.FailRate,
 		rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
 	target := tripwire.FuncTarget(dep.call)
-	if cfg.Pattern == Dies {
+	switch cfg.Pattern {
+	case Remote:
+		target = tripwire.ActorTarget(remoteDependency(cfg.Remote))
+	case Dies:
 		if _, err := d.sys.Root.SpawnNamed(DependencyProps(cfg.Latency, &dep.calls), key); err != nil {
 			return fmt.Errorf("demo: spawn %s: %w", key, err)
 		}
@@ -125,7 +129,7 @@ func (d *Driver) caller(ctx context.Context, key string, s *stats) {
 		case <-pause.C:
 		}
 		begin := time.Now()
-		_, err := d.reg.Call(ctx, key, "request")
+		_, err := d.reg.Call(ctx, key, d.msg)
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return // the demo ended during the call: not an answer of the dependency
 		}

@@ -2,8 +2,6 @@ package demo
 
 import (
 	"fmt"
-	"net"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -34,47 +32,24 @@ type Node struct {
 // StartNode starts a node listening on listen ("host:port"; port 0 lets the
 // OS choose). Its actor system logs to log (nil: nowhere) and takes opts.
 func StartNode(listen string, latency time.Duration, log *zap.Logger, opts ...actor.ConfigOption) (*Node, error) {
-	host, portText, err := net.SplitHostPort(listen)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %q: %v", ErrInvalidConfig, listen, err)
-	}
-	port, err := strconv.Atoi(portText)
-	if err != nil || port < 0 || port > 65535 || host == "" {
-		return nil, fmt.Errorf("%w: %q: want host:port", ErrInvalidConfig, listen)
-	}
 	if latency < 0 {
 		return nil, fmt.Errorf("%w: negative latency", ErrInvalidConfig)
 	}
-	// remote.Start panics when it cannot listen: try the address first.
-	probe, err := net.Listen("tcp", listen)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrListen, err)
+	if _, _, err := splitHostPort(listen, true); err != nil {
+		return nil, err
 	}
-	if port == 0 {
-		port = probe.Addr().(*net.TCPAddr).Port
-	}
-	_ = probe.Close()
 	n := &Node{sys: tripwire.NewActorSystem(log, opts...)}
-	n.remote = remote.NewRemote(n.sys, remote.Configure(host, port))
-	if err := n.start(); err != nil {
+	r, err := EnableRemote(n.sys, listen)
+	if err != nil {
 		n.sys.Shutdown()
 		return nil, err
 	}
+	n.remote = r
 	if _, err := n.sys.Root.SpawnNamed(DependencyProps(latency, &n.calls), DependencyName); err != nil {
 		n.Stop()
 		return nil, fmt.Errorf("demo: spawn %s: %w", DependencyName, err)
 	}
 	return n, nil
-}
-
-func (n *Node) start() (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %v", ErrListen, r)
-		}
-	}()
-	n.remote.Start()
-	return nil
 }
 
 // Address is where other nodes reach this one.

@@ -25,7 +25,12 @@ const (
 	Dies Pattern = "dies"
 )
 
-// Patterns lists every pattern, for flag help.
+// Remote is not a pattern of the built-in dependency but another process's:
+// every key calls the dependency actor of a Node at Config.Remote (the
+// tripwire node command), which misbehaves when its user stops it.
+const Remote Pattern = "remote"
+
+// Patterns lists every pattern of the built-in dependency, for flag help.
 var Patterns = []Pattern{Flaky, DownUp, Slow, Dies}
 
 // ParsePattern returns the pattern named s.

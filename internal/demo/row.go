@@ -29,7 +29,7 @@ func (d *Driver) Rows() []Row {
 			snap = tripwire.Snapshot{Key: key}
 		}
 		c, p50, p99 := d.stats[i].read()
-		down := d.cfg.Pattern != Flaky && d.wins[i].down(now)
+		down := d.cfg.Pattern != Flaky && d.cfg.Pattern != Remote && d.wins[i].down(now)
 		rows[i] = Row{Snapshot: snap, Counts: c, P50: p50, P99: p99,
 			DependencyDown: down, DependencyHits: d.deps[i].calls.Load(), Err: err}
 	}
