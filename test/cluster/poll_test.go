@@ -1,0 +1,29 @@
+package cluster
+
+import (
+	"testing"
+	"time"
+)
+
+// eventually polls cond every 5 ms until it holds, and fails the test if it
+// does not within the bound: real time, never a sleep that guesses.
+func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", within, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// within waits for ch to close, or fails the test after d.
+func within(t *testing.T, d time.Duration, what string, ch <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(d):
+		t.Fatalf("not within %v: %s", d, what)
+	}
+}
