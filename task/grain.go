@@ -25,65 +25,100 @@ type Grain struct {
 
 // Call is the grain's Func: it sends msg and waits for the reply, the
 // grain's death, or ctx's end, whichever comes first. A reply that is an
-// error is returned as the error.
+// error is returned as the error. If the address came from protoactor's
+// cache and the message provably reached no actor there (the grain moved
+// since), Call looks the grain up again and sends once more.
 func (g *Grain) Call(ctx context.Context, msg any) (any, error) {
-	pid, err := g.locate(ctx)
+	pid, cached, err := g.locate(ctx, true)
 	if err != nil {
 		return nil, err
 	}
+	r := g.ask(ctx, pid, msg)
+	if r.undelivered && cached && ctx.Err() == nil {
+		if pid, _, err = g.locate(ctx, false); err != nil {
+			return nil, err
+		}
+		r = g.ask(ctx, pid, msg)
+	}
+	return r.value, r.err
+}
+
+// result is the end of one ask. undelivered reports that no actor at the
+// grain's address got the message: protoactor answered it as a dead letter,
+// or the watch found no actor there.
+type result struct {
+	value       any
+	err         error
+	undelivered bool
+}
+
+// ask sends msg to the grain at pid and waits, watching it.
+func (g *Grain) ask(ctx context.Context, pid *actor.PID, msg any) result {
 	sys := g.Cluster.ActorSystem
 	box := newReplyBox()
 	self, _ := sys.ProcessRegistry.Add(box, "tripwire$grain$"+sys.ProcessRegistry.NextId())
 	defer sys.ProcessRegistry.Remove(self)
 	target, _ := sys.ProcessRegistry.Get(pid)
 	target.SendSystemMessage(pid, &actor.Watch{Watcher: self})
-	defer target.SendSystemMessage(pid, &actor.Unwatch{Watcher: self})
+	watching := true
+	defer func() {
+		// A watch ends with its Terminated. An Unwatch to a dead member
+		// would make protoactor dial the dead address again for 10 s.
+		if watching {
+			target.SendSystemMessage(pid, &actor.Unwatch{Watcher: self})
+		}
+	}()
 	sys.Root.RequestWithCustomSender(pid, msg, self)
 	select {
 	case reply := <-box.replies:
 		return g.answer(pid, reply)
 	case why := <-box.terminated:
+		watching = false
 		select {
 		case reply := <-box.replies: // protoactor can deliver Terminated before a reply
 			return g.answer(pid, reply)
 		default:
 		}
 		g.forget(pid)
-		return nil, fmt.Errorf("%w: grain %s/%s at %s: %s", errs.ErrTargetDown, g.Kind, g.Identity, pid, why)
+		return result{err: fmt.Errorf("%w: grain %s/%s at %s: %s", errs.ErrTargetDown, g.Kind, g.Identity, pid, why),
+			undelivered: why == actor.TerminatedReason_NotFound}
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return result{err: ctx.Err()}
 	}
 }
 
 // answer turns the grain's reply into the call's result.
-func (g *Grain) answer(pid *actor.PID, reply any) (any, error) {
+func (g *Grain) answer(pid *actor.PID, reply any) result {
 	switch m := actor.UnwrapEnvelopeMessage(reply).(type) {
 	case *actor.DeadLetterResponse:
 		g.forget(pid)
-		return nil, fmt.Errorf("%w: grain %s/%s at %s", errs.ErrTargetDown, g.Kind, g.Identity, pid)
+		return result{err: fmt.Errorf("%w: grain %s/%s at %s", errs.ErrTargetDown, g.Kind, g.Identity, pid), undelivered: true}
 	case error:
-		return nil, m
+		return result{err: m}
 	default:
-		return m, nil
+		return result{value: m}
 	}
 }
 
-// locate returns the grain's PID: cached, or looked up (and activated) by
-// the cluster. The lookup cannot be cancelled; the breaker answers the
-// caller at its deadline even if the lookup takes longer.
-func (g *Grain) locate(ctx context.Context) (*actor.PID, error) {
-	if pid, ok := g.Cluster.PidCache.Get(g.Identity, g.Kind); ok && pid != nil {
-		return pid, nil
+// locate returns the grain's PID, and whether it came from protoactor's
+// cache: cached (if useCache), or looked up (and activated) by the cluster.
+// The lookup cannot be cancelled; the breaker answers the caller at its
+// deadline even if the lookup takes longer.
+func (g *Grain) locate(ctx context.Context, useCache bool) (*actor.PID, bool, error) {
+	if useCache {
+		if pid, ok := g.Cluster.PidCache.Get(g.Identity, g.Kind); ok && pid != nil {
+			return pid, true, nil
+		}
 	}
 	pid := g.Cluster.Get(g.Identity, g.Kind)
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if pid == nil {
-		return nil, fmt.Errorf("%w: no member hosts grain %s/%s", errs.ErrTargetDown, g.Kind, g.Identity)
+		return nil, false, fmt.Errorf("%w: no member hosts grain %s/%s", errs.ErrTargetDown, g.Kind, g.Identity)
 	}
 	g.Cluster.PidCache.Set(g.Identity, g.Kind, pid)
-	return pid, nil
+	return pid, false, nil
 }
 
 // forget drops pid from the cache, if it is still the grain's cached PID.
