@@ -123,6 +123,15 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 			res, courier := c.Take()
 			if courier != nil {
 				r.sys.Root.Send(b.PID, courier.Outcome()) // the breaker settles the call
+				// Its turn usually ran inline, on this goroutine: take the
+				// answer without a full select.
+				select {
+				case <-c.Signal():
+					if res, courier := c.Take(); courier == nil {
+						return res.Value, res.Err
+					}
+				default:
+				}
 				continue
 			}
 			return res.Value, res.Err

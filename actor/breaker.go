@@ -179,7 +179,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 		return
 	}
 	c.ask = &c.asker
-	c.ask.Start(ctx.ActorSystem(), b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.rules.Classify)
+	c.ask.Start(b.cfg.Pool.Replies(), b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.rules.Classify)
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {

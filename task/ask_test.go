@@ -67,7 +67,7 @@ func TestAskOutcomes(t *testing.T) {
 				c := newCollector(sys)
 
 				// When it is asked
-				task.NewAsk(sys, target, tt.msg, c.pid, "tok", tt.classify)
+				task.NewAsk(newRouter(t, sys), target, tt.msg, c.pid, "tok", tt.classify)
 
 				// Then exactly one Outcome comes back, tagged with the token
 				got := c.settled()
@@ -84,7 +84,7 @@ func TestAskAbandonedIgnoresTheReply(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given an ask whose target holds the request
 		target, c := spawnTarget(sys), newCollector(sys)
-		a := task.NewAsk(sys, target, "hold", c.pid, "tok", nil)
+		a := task.NewAsk(newRouter(t, sys), target, "hold", c.pid, "tok", nil)
 		require.Empty(t, c.settled())
 
 		// When the ask is abandoned and the target then replies
@@ -101,7 +101,7 @@ func TestAskHeldReplyIsReported(t *testing.T) {
 		// Given an ask whose target holds the request (the control for the
 		// abandoned case)
 		target, c := spawnTarget(sys), newCollector(sys)
-		task.NewAsk(sys, target, "hold", c.pid, "tok", nil)
+		task.NewAsk(newRouter(t, sys), target, "hold", c.pid, "tok", nil)
 		require.Empty(t, c.settled())
 
 		// When the target replies later
@@ -111,5 +111,67 @@ func TestAskHeldReplyIsReported(t *testing.T) {
 		got := c.settled()
 		require.Len(t, got, 1)
 		require.Equal(t, &task.Outcome{Token: "tok", Value: "late"}, got[0])
+	})
+}
+
+// newRouter registers a router in sys until the test ends.
+func newRouter(t *testing.T, sys *actor.ActorSystem) *task.Router {
+	r := task.NewRouter(sys)
+	t.Cleanup(r.Close)
+	return r
+}
+
+// holder keeps every "hold" request and answers each, on release, with
+// the message it was asked.
+func holder(sys *actor.ActorSystem) *actor.PID {
+	var held []*actor.PID
+	var asked []any
+	return sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+		switch m := c.Message().(type) {
+		case int:
+			held, asked = append(held, c.Sender()), append(asked, m)
+		case *release:
+			for i := len(held) - 1; i >= 0; i-- { // newest first
+				c.Send(held[i], asked[i])
+			}
+		}
+	}))
+}
+
+func TestRouterGivesEachAskItsOwnReply(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		// Given many asks through one router to a target that holds them
+		r, target := newRouter(t, sys), holder(sys)
+		const n = 50
+		collectors := make([]*collector, n)
+		for i := range n {
+			collectors[i] = newCollector(sys)
+			task.NewAsk(r, target, i, collectors[i].pid, i, nil)
+		}
+
+		// When the target answers them all, in the reverse order
+		sys.Root.Send(target, &release{})
+
+		// Then every ask gets exactly its own answer
+		for i, c := range collectors {
+			got := c.settled()
+			require.Len(t, got, 1, "ask %d", i)
+			require.Equal(t, &task.Outcome{Token: i, Value: i}, got[0], "ask %d", i)
+		}
+	})
+}
+
+func TestRouterClosedDropsReplies(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		// Given an ask whose target holds the request
+		r, target, c := task.NewRouter(sys), holder(sys), newCollector(sys)
+		task.NewAsk(r, target, 1, c.pid, "tok", nil)
+
+		// When the router is closed and the target then replies
+		r.Close()
+		sys.Root.Send(target, &release{})
+
+		// Then the reply reaches no ask
+		require.Empty(t, c.settled())
 	})
 }

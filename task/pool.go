@@ -37,19 +37,24 @@ const idleTimeout = 10 * time.Second
 // (a hung target never delays another call) and shrinks as workers idle out.
 // Submit never blocks.
 type Pool struct {
-	sys    *actor.ActorSystem
-	jobs   chan *Job
-	quit   chan struct{}
-	closed atomic.Bool
-	live   atomic.Int64
-	wg     sync.WaitGroup
-	once   sync.Once
+	sys     *actor.ActorSystem
+	replies *Router
+	jobs    chan *Job
+	quit    chan struct{}
+	closed  atomic.Bool
+	live    atomic.Int64
+	wg      sync.WaitGroup
+	once    sync.Once
 }
 
-// NewPool returns a pool that reports outcomes through sys.
+// NewPool returns a pool that reports outcomes through sys, with the
+// Router for the asks of the same registry.
 func NewPool(sys *actor.ActorSystem) *Pool {
-	return &Pool{sys: sys, jobs: make(chan *Job), quit: make(chan struct{})}
+	return &Pool{sys: sys, replies: NewRouter(sys), jobs: make(chan *Job), quit: make(chan struct{})}
 }
+
+// Replies is the Router the registry's asks of actor targets reply through.
+func (p *Pool) Replies() *Router { return p.replies }
 
 // Live is the number of worker goroutines, busy or idle.
 func (p *Pool) Live() int { return int(p.live.Load()) }
@@ -77,6 +82,7 @@ func (p *Pool) Close(ctx context.Context) error {
 	p.once.Do(func() {
 		p.closed.Store(true)
 		close(p.quit)
+		p.replies.Close()
 	})
 	done := make(chan struct{})
 	go func() { p.wg.Wait(); close(done) }()

@@ -134,13 +134,14 @@ func TestTargetRepliesTwice(t *testing.T) {
 		if len(earlier) != 10 {
 			t.Fatalf("target saw %d calls, want 10", len(earlier))
 		}
-		// and every call had a sender of its own
+		// and every call had a sender of its own (one reply process, told
+		// apart by RequestId)
 		ids := map[string]bool{}
 		for _, from := range earlier {
 			if from == nil {
 				t.Fatalf("a request reached the target without a sender")
 			}
-			ids[from.Id] = true
+			ids[fmt.Sprintf("%s#%d", from.Id, from.RequestId)] = true
 		}
 		if len(ids) != 10 {
 			t.Errorf("%d distinct senders for 10 calls", len(ids))
