@@ -113,7 +113,7 @@ func (b *breaker) stop(err error) {
 }
 
 func (b *breaker) admit(ctx actor.Context, c *Call) {
-	now := time.Now()
+	now := c.now()
 	b.lastActive = now
 	if !now.Before(c.Deadline) {
 		// Its deadline passed while it waited in the mailbox: the target was
@@ -198,7 +198,7 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {
 	if !claimed && c.wasWithdrawn() {
 		kind = state.Ignored
 	}
-	now := time.Now()
+	now := since(c.admitted)
 	b.lastActive = now
 	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: now.Sub(c.admitted), Rand: rand.Float64()}, now)
 	if claimed {

@@ -26,6 +26,8 @@ type Call struct {
 	status  atomic.Int32
 	ctx     callCtx
 
+	sent time.Time // when the caller sent it, if it said (NewCallAt)
+
 	// owned by the breaker that admitted the call
 	gen      state.Gen
 	admitted time.Time
@@ -50,10 +52,31 @@ const (
 
 // NewCall returns a call for msg that must be answered by deadline.
 func NewCall(ctx context.Context, msg any, deadline time.Time) *Call {
-	c := &Call{Ctx: ctx, Msg: msg, Deadline: deadline, signal: make(chan struct{}, 2), index: -1}
+	return NewCallAt(ctx, msg, deadline, time.Time{})
+}
+
+// NewCallAt is NewCall for a caller that read the clock at sent (with its
+// monotonic reading), so the breaker can tell the time from sent with a
+// monotonic reading only: on some machines a full clock read costs twice as
+// much.
+func NewCallAt(ctx context.Context, msg any, deadline, sent time.Time) *Call {
+	c := &Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: make(chan struct{}, 2), index: -1}
 	c.ctx = callCtx{parent: ctx, deadline: deadline}
 	return c
 }
+
+// now is the time, read from sent if the caller gave it.
+func (c *Call) now() time.Time {
+	if c.sent.IsZero() {
+		return time.Now()
+	}
+	return since(c.sent)
+}
+
+// since is now, as t plus the monotonic time elapsed since t: one monotonic
+// clock read instead of a wall and a monotonic one. t must carry a
+// monotonic reading (it came from time.Now).
+func since(t time.Time) time.Time { return t.Add(time.Since(t)) }
 
 // Signal receives once for a courier outcome and once for the answer; after
 // each receive, Take says which it was.
