@@ -1,8 +1,11 @@
 package soak
 
 import (
+	"fmt"
 	"math"
 	"time"
+
+	"github.com/tripwire-go/tripwire"
 )
 
 // Config is one soak run. Defaults returns the size `make test` runs.
@@ -31,6 +34,20 @@ type Config struct {
 	// the load runs, from a goroutine of the run, never after Run returns.
 	Progress      func(Progress)
 	ProgressEvery time.Duration
+
+	// Options are given to the run's tripwire.Start after its own (none
+	// today): WithMeterProvider, say, for a dashboard's /metrics. Each must
+	// be non-nil.
+	Options []tripwire.Option
+
+	// Watch, if set, is called once with a view of the run (see Live) when
+	// its registry is started and every key registered, before the load
+	// starts; the load starts when it returns. The stop function it returns,
+	// if not nil, is called once the load is over and every call answered,
+	// before the registry shuts down: whatever Watch started must be
+	// stopped by the time stop returns, since the run then counts the
+	// goroutines left.
+	Watch func(*Live) (stop func())
 }
 
 // AskDepth is how many requests each asker keeps in flight.
@@ -95,6 +112,11 @@ func (c Config) Validate() error {
 		return bad("BurstEvery", c.BurstEvery, "≥ 0")
 	case c.ProgressEvery < 0:
 		return bad("ProgressEvery", c.ProgressEvery, "≥ 0")
+	}
+	for i, o := range c.Options {
+		if o == nil {
+			return bad("Options", fmt.Sprintf("nil at %d", i), "non-nil")
+		}
 	}
 	for _, o := range c.MustSee {
 		if o < 0 || o >= NumOutcomes {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire"
 )
 
 func TestDefaultsAreValid(t *testing.T) {
@@ -36,6 +38,7 @@ func TestValidateNamesTheFieldOutOfRange(t *testing.T) {
 		{"BurstEvery", func(c *Config) { c.BurstEvery = -time.Millisecond }},
 		{"ProgressEvery", func(c *Config) { c.ProgressEvery = -time.Second }},
 		{"MustSee", func(c *Config) { c.MustSee = []Outcome{OK, NumOutcomes} }},
+		{"Options", func(c *Config) { c.Options = []tripwire.Option{tripwire.WithLogger(nil), nil} }},
 	}
 	for _, c := range cases {
 		// Given the defaults with one field out of range

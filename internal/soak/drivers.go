@@ -64,6 +64,7 @@ func (h *harness) deathAndRevival() (stop func()) {
 		}
 		for _, i := range victims {
 			h.scripts[i].Die()
+			h.live.down[i].Store(true)
 		}
 		third.Reset(h.cfg.Duration / 3)
 		select {
@@ -84,6 +85,8 @@ func (h *harness) revive(i int) {
 	if h.isActor[i] {
 		if _, err := h.scripts[i].Spawn(h.sys, h.keys[i]); err != nil {
 			h.problem("respawn %s: %v", h.keys[i], err)
+			return
 		}
 	}
+	h.live.down[i].Store(false)
 }

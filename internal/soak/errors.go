@@ -12,4 +12,6 @@ var (
 	// ErrSetup: the run could not be set up (the registry did not start, a
 	// key could not be registered, an actor target could not be spawned).
 	ErrSetup = errors.New("soak: setup failed")
+	// ErrRunOver: Live.Crash was called once the run's load was over.
+	ErrRunOver = errors.New("soak: the run's load is over")
 )

@@ -31,6 +31,7 @@ type harness struct {
 	maxGorout  maxGauge     // peak of sampled runtime.NumGoroutine()
 	samples    atomic.Int64
 	stalls     stalls // when the process was not run
+	watcher    watcher
 
 	mu       sync.Mutex
 	problems []string // the harness's own trouble, reported as violations
@@ -49,12 +50,15 @@ func (h *harness) rng(stream, i uint64) *rand.Rand {
 // error nothing of it is left running.
 func newHarness(cfg Config) (*harness, error) {
 	sys := tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
-	reg, err := tripwire.Start(sys)
+	reg, err := tripwire.Start(sys, cfg.Options...)
 	if err != nil {
 		sys.Shutdown()
 		return nil, fmt.Errorf("%w: Start: %w", ErrSetup, err)
 	}
 	h := &harness{cfg: cfg, sys: sys, reg: reg, live: newLive(cfg.Keys)}
+	if cfg.Watch != nil {
+		h.live.watchLatencies()
+	}
 	for i := range cfg.Keys {
 		if err := h.addKey(i); err != nil {
 			h.shutdown()

@@ -26,7 +26,7 @@ type Report struct {
 	MaxOver    time.Duration
 	Stalls     []Span // when the process was not run (late wake-ups over StallMin)
 
-	Crash    chaos.CrashReport // what CrashEvery did
+	Crash    chaos.CrashReport // what CrashEvery did, and Live.Crash
 	Restarts int64             // crash-restarts the breakers counted (Snapshot.Restarts over all keys)
 	Scripts  chaos.Counts      // what the targets did, over all keys
 

@@ -13,7 +13,9 @@ import (
 // chaos scripts, lets the callers call for cfg.Duration while breakers crash
 // and targets misbehave, drains every call, shuts everything down and
 // returns what it measured. Cancelling ctx ends the load early; the run
-// still drains, shuts down and reports (Report.Interrupted).
+// still drains, shuts down and reports (Report.Interrupted). cfg.Watch, if
+// set, sees the registry and the callers' tallies while the load runs (see
+// Live), for a dashboard.
 //
 // Errors: ErrNilContext, ErrInvalidConfig (see Config.Validate), ctx's error
 // if it is done before the run starts, ErrSetup. A run that breaks an
@@ -43,6 +45,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 func (h *harness) run(ctx context.Context) Report {
 	cfg := h.cfg
 	var rep Report
+	stopWatch := h.watch()
 	start := time.Now()
 	stopSampler := every(sampleEvery, h.sample)
 	stopProbe := h.stalls.probe()
@@ -63,6 +66,7 @@ func (h *harness) run(ctx context.Context) Report {
 	rep.Elapsed = time.Since(start)
 	stopChaos()
 	rep.Crash = stopCrash()
+	h.endWatcherCrashes(&rep.Crash)
 	for _, s := range h.scripts {
 		s.Heal() // releases every hung call: the askers' requests on actor targets drain
 	}
@@ -72,6 +76,7 @@ func (h *harness) run(ctx context.Context) Report {
 	stopSampler()
 	stopProbe()
 	rep.Restarts = h.restarts()
+	stopWatch()
 
 	h.stopRegistry()
 	if len(rep.Stuck) != 0 {

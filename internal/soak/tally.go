@@ -26,13 +26,17 @@ const maxUnexpects = 10
 
 // live is what every caller adds to as it goes, read while the run goes.
 type live struct {
-	perKey  []liveCounts // answers by key and outcome
-	started atomic.Int64 // calls made
-	lates   atomic.Int64 // answers more than LateSlack past their deadline
-	maxOver maxGauge     // the latest answer past its deadline, in ns
+	perKey  []liveCounts  // answers by key and outcome
+	started atomic.Int64  // calls made
+	lates   atomic.Int64  // answers more than LateSlack past their deadline
+	maxOver maxGauge      // the latest answer past its deadline, in ns
+	latency []latencyRing // recent latencies by key, in a watched run (nil: not kept)
+	down    []atomic.Bool // by key: its target is dead now (Config.KillTargets)
 }
 
-func newLive(keys int) *live { return &live{perKey: make([]liveCounts, keys)} }
+func newLive(keys int) *live {
+	return &live{perKey: make([]liveCounts, keys), down: make([]atomic.Bool, keys)}
+}
 
 func (c *callerTally) merge(o callerTally) {
 	c.started += o.started
@@ -66,6 +70,7 @@ func (c *callerTally) start(lv *live) {
 func (c *callerTally) answered(lv *live, key int, err error, begin, end time.Time, budget time.Duration, own bool) {
 	o := Classify(err)
 	lv.perKey[key][o].Add(1)
+	lv.recordLatency(key, o, end.Sub(begin))
 	c.answers[o]++
 	if o == OK && !own {
 		c.crossed++
