@@ -21,7 +21,7 @@ const actionNames = "force-open, force-close, reset, crash"
 
 // list answers GET /api/breakers: every key's row, in key order.
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, breakersOf(h.drv.Rows(), time.Now()))
+	writeJSON(w, http.StatusOK, breakersOf(h.src.Rows(), time.Now()))
 }
 
 // one answers GET /api/breakers/{key}.
@@ -44,6 +44,9 @@ func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 		writeError(w, statusOf(err), err)
 		return
 	}
+	if c, ok := h.src.(Crasher); ok && name == "crash" {
+		do = func(_ *tripwire.Registry, key string) error { return c.Crash(key) }
+	}
 	if err := do(h.reg, key); err != nil {
 		writeError(w, statusOf(err), err)
 		return
@@ -63,16 +66,16 @@ func (h *Handler) transitions(w http.ResponseWriter, r *http.Request) {
 }
 
 // row is key's row. The registry says whether the key is valid and known;
-// a key registered by someone other than the driver has no row.
+// a key registered by someone other than the source has no row.
 func (h *Handler) row(key string) (Breaker, error) {
 	if _, err := h.reg.State(key); err != nil {
 		return Breaker{}, err
 	}
 	now := time.Now()
-	for _, r := range h.drv.Rows() {
+	for _, r := range h.src.Rows() {
 		if r.Key == key {
 			return breakerOf(r, now), nil
 		}
 	}
-	return Breaker{}, fmt.Errorf("%w: %q is not a key of the demo", tripwire.ErrUnknownKey, key)
+	return Breaker{}, fmt.Errorf("%w: %q is not a key of the dashboard's load", tripwire.ErrUnknownKey, key)
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // Breaker is one key's row as the API and the page see it: its breaker's
-// snapshot and what the demo's callers got from it.
+// snapshot and what the load's callers (the demo's or the soak's) got from it.
 type Breaker struct {
 	Key      string `json:"key"`
 	State    string `json:"state"`    // closed, open or half_open
@@ -31,12 +31,12 @@ type Breaker struct {
 	P50Ms     float64 `json:"p50Ms"`     // latency of recent calls that went through
 	P99Ms     float64 `json:"p99Ms"`
 
-	DependencyDown bool   `json:"dependencyDown"` // the demo dependency misbehaves now
+	DependencyDown bool   `json:"dependencyDown"` // the demo's dependency misbehaves now; the soak's target is dead
 	DependencyHits int64  `json:"dependencyHits"` // calls that reached it
 	Error          string `json:"error,omitempty"`
 }
 
-// breakerOf converts a driver row taken at now.
+// breakerOf converts a source's row taken at now.
 func breakerOf(r demo.Row, now time.Time) Breaker {
 	b := Breaker{
 		Key: r.Key, State: r.State.String(), Failures: r.Failures, InFlight: r.InFlight, Restarts: r.Restarts,

@@ -18,9 +18,19 @@ const writeTimeout = 10 * time.Second
 //	history     the recent transitions, oldest first, once at the start
 //	transition  one transition, as it happens
 //	missed      how many transitions this stream dropped because it lagged
+//	end         the server is stopping: the rows before it are the last
 //
-// The stream ends when the client goes or the handler is closed.
+// The stream ends when the client goes, or when the handler is closed: then
+// it sends every key's row once more and "end" (data: null) first, so a page
+// can keep the final state and say that the server stopped. Once the
+// handler is closed, a new stream is refused: 503, ErrClosed.
 func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
+	select {
+	case <-h.done:
+		writeError(w, http.StatusServiceUnavailable, ErrClosed)
+		return
+	default:
+	}
 	rc := http.NewResponseController(w)
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
@@ -36,13 +46,15 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 
 	s := stream{w: w, rc: rc}
 	s.retry(time.Second)
-	s.send("breakers", breakersOf(h.drv.Rows(), time.Now()))
+	s.send("breakers", breakersOf(h.src.Rows(), time.Now()))
 	s.send("history", history)
 	for s.err == nil {
 		select {
 		case <-r.Context().Done():
 			return
 		case <-h.done:
+			s.send("breakers", breakersOf(h.src.Rows(), time.Now()))
+			s.send("end", nil)
 			return
 		case t := <-f.ch:
 			s.send("transition", t)
@@ -50,7 +62,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 			if n := h.journal.takeMissed(f); n > 0 {
 				s.send("missed", n)
 			}
-			s.send("breakers", breakersOf(h.drv.Rows(), time.Now()))
+			s.send("breakers", breakersOf(h.src.Rows(), time.Now()))
 		}
 	}
 }

@@ -218,3 +218,32 @@ func TestTransitionsListsTheRecentOnesOldestFirst(t *testing.T) {
 		t.Fatalf("%+v", list)
 	}
 }
+
+func TestAClosingHandlerSendsTheLastRowsThenEndAndRefusesNewStreams(t *testing.T) {
+	// Given a page following the events, dep-01 forced open
+	f := serve(t, quietConfig(), false)
+	e := f.follow(t)
+	e.next(t, "history")
+	if err := f.reg.ForceOpen("dep-01"); err != nil {
+		t.Fatal(err)
+	}
+	// When the handler is closed
+	f.h.Close()
+	// Then the stream sends every row as it is now, then "end", and ends
+	var rows []Breaker
+	if err := json.Unmarshal([]byte(e.nextOf(t, "breakers", "end").data), &rows); err != nil ||
+		len(rows) != 3 || rows[0].State != "open" {
+		t.Fatalf("%v %+v", err, rows)
+	}
+	if ev := e.nextOf(t, "breakers", "end"); ev.name != "end" || ev.data != "null" {
+		t.Fatalf("after the last rows: %+v", ev)
+	}
+	e.waitEnd(t)
+	// And a page that connects now is told the server is stopping
+	status, hdr, body := f.do(t, "GET", "/api/events")
+	var eb struct{ Error string }
+	decode(t, body, &eb)
+	if status != http.StatusServiceUnavailable || !isJSON(hdr) || !strings.Contains(eb.Error, "closed") {
+		t.Fatalf("%d %s %q", status, hdr.Get("Content-Type"), eb.Error)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/demo"
 )
 
 // Handler serves the dashboard, its API, its event stream and the metrics.
@@ -14,7 +13,7 @@ import (
 // streams last until their client goes or the handler is closed.
 type Handler struct {
 	reg     *tripwire.Registry
-	drv     *demo.Driver
+	src     Source
 	metrics *Metrics
 	journal *journal
 	mux     *http.ServeMux
@@ -28,13 +27,14 @@ type Handler struct {
 // page's sparklines get one point per row.
 const sampleEvery = 500 * time.Millisecond
 
-// New returns the dashboard of reg, whose keys drv registered and drives,
-// with metrics the meter provider reg was started with (or any other).
-func New(reg *tripwire.Registry, drv *demo.Driver, metrics *Metrics) (*Handler, error) {
-	if reg == nil || drv == nil || metrics == nil {
+// New returns the dashboard of reg, whose keys src registered and drives
+// (a *demo.Driver, or FromSoak's), with metrics the meter provider reg was
+// started with (or any other). A nil argument is ErrNilArgument.
+func New(reg *tripwire.Registry, src Source, metrics *Metrics) (*Handler, error) {
+	if reg == nil || isNil(src) || metrics == nil {
 		return nil, ErrNilArgument
 	}
-	h := &Handler{reg: reg, drv: drv, metrics: metrics, journal: newJournal(reg),
+	h := &Handler{reg: reg, src: src, metrics: metrics, journal: newJournal(reg),
 		mux: http.NewServeMux(), every: sampleEvery, done: make(chan struct{})}
 	h.routes()
 	return h, nil
@@ -59,8 +59,9 @@ func (h *Handler) routes() {
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
-// Close ends every event stream and the handler's subscription to the
-// registry. The API keeps answering. A second Close does nothing.
+// Close ends every event stream (each sends the rows once more, then "end")
+// and the handler's subscription to the registry; a new stream is refused
+// (503). The rest of the API keeps answering. A second Close does nothing.
 func (h *Handler) Close() {
 	h.closeOnce.Do(func() {
 		close(h.done)

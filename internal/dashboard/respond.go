@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/soak"
 )
 
 // writeJSON answers v as JSON with status.
@@ -34,7 +35,7 @@ func statusOf(err error) int {
 		return http.StatusNotFound
 	case errors.Is(err, tripwire.ErrInvalidKey):
 		return http.StatusBadRequest
-	case errors.Is(err, tripwire.ErrShutdown), errors.Is(err, tripwire.ErrTimeout):
+	case errors.Is(err, tripwire.ErrShutdown), errors.Is(err, tripwire.ErrTimeout), errors.Is(err, soak.ErrRunOver):
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError

@@ -235,10 +235,18 @@ function setConn(state, text) {
   document.getElementById("conn-text").textContent = text;
 }
 
+// ended: the server said it was stopping ("end"); the page keeps the last
+// state it showed and says so while the browser keeps trying to reconnect.
+let ended = false;
+
 function connect() {
   const es = new EventSource("/api/events");
-  es.addEventListener("open", () => setConn("live", "live"));
-  es.addEventListener("error", () => setConn(es.readyState === EventSource.CLOSED ? "down" : "connecting", "reconnecting"));
+  es.addEventListener("open", () => { ended = false; setConn("live", "live"); });
+  es.addEventListener("error", () => {
+    if (ended) setConn("ended", "server stopped · final state");
+    else setConn(es.readyState === EventSource.CLOSED ? "down" : "connecting", "reconnecting");
+  });
+  es.addEventListener("end", () => { ended = true; setConn("ended", "server stopped · final state"); });
   es.addEventListener("history", (e) => setHistory(JSON.parse(e.data)));
   es.addEventListener("breakers", (e) => renderAll(JSON.parse(e.data)));
   es.addEventListener("transition", (e) => addTransition(JSON.parse(e.data), true));

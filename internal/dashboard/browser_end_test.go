@@ -1,0 +1,30 @@
+package dashboard
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+func TestBrowserKeepsTheFinalStateWhenTheServerStops(t *testing.T) {
+	// Given the dashboard of three busy breakers, dep-03 forced open, live in a browser
+	f := serve(t, quietConfig(), true)
+	if err := f.reg.ForceOpen("dep-03"); err != nil {
+		t.Fatal(err)
+	}
+	tab := browser(t, 1280, 900)
+	steps(t, tab, "load the page",
+		chromedp.Navigate(f.srv.URL),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"] .tile[data-key="dep-03"][data-state="open"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#conn[data-conn="live"]`)),
+	)
+	// When the handler closes: the server is stopping
+	f.h.Close()
+	// Then the page says so, stops saying it reconnects, and keeps the tiles as they were
+	until(t, tab, `document.querySelector('#conn').dataset.conn === "ended"`)
+	if text := read(t, tab, chromedp.Text(chromedp.CSS(`#conn-text`))); text != "server stopped · final state" {
+		t.Fatalf("connection says %q", text)
+	}
+	until(t, tab, `[...document.querySelectorAll('.tile')].map(e => e.dataset.key + ":" + e.dataset.state).join() === "dep-01:closed,dep-02:closed,dep-03:open"`)
+	until(t, tab, `Number(document.querySelector('.tile[data-key="dep-01"] [data-f="calls"]').textContent.replace(/,/g, "")) > 0`)
+}
