@@ -20,7 +20,7 @@ import (
 
 func init() {
 	register(command{name: "serve", order: 30, run: serve,
-		summary: "a live dashboard of breakers over HTTP: the page, a JSON API, events, /metrics"})
+		summary: "a live dashboard of breakers over HTTP: the page, a JSON API, events, /metrics (-soak: of the soak)"})
 }
 
 // serveStopTimeout bounds the shutdown of the server, the callers and the
@@ -28,6 +28,9 @@ func init() {
 const serveStopTimeout = 10 * time.Second
 
 func serve(args []string, stdout, stderr io.Writer) int {
+	if serveWantsSoak(args) {
+		return serveSoakCmd(args, stdout, stderr)
+	}
 	o, err := parseServeFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0

@@ -19,6 +19,7 @@ type serveOptions struct {
 	addr     string
 	duration time.Duration // 0: until SIGINT or SIGTERM
 	cfg      demopkg.Config
+	soak     bool // never true here: -soak runs serveSoakCmd (serve_soak.go)
 }
 
 // serveDefaults: four keys on a dependency that goes down for 4 s of every
@@ -37,6 +38,7 @@ var serveFlagGroups = []struct {
 	names []string
 }{
 	{"The server", []string{"addr", "duration"}},
+	{"Instead of the demo", []string{"soak"}},
 	{"The load", []string{"keys", "callers", "interval"}},
 	{"The built-in dependency", []string{"pattern", "latency", "fail-rate", "down-at", "up-at", "cycle", "stagger", "seed"}},
 	{"The breakers' settings (tripwire.Settings)", []string{"threshold", "open-timeout", "call-timeout",
@@ -55,6 +57,7 @@ func serveFlagSet(o *serveOptions, w io.Writer) *flag.FlagSet {
 
 	fs.StringVar(&o.addr, "addr", o.addr, "address the HTTP server listens on (port 0: any free port)")
 	fs.DurationVar(&o.duration, "duration", o.duration, "stop after this long (0: run until Ctrl-C, SIGINT or SIGTERM)")
+	fs.BoolVar(&o.soak, "soak", o.soak, "show the load-and-chaos run of tripwire soak instead of the demo (see With -soak below)")
 
 	fs.IntVar(&c.Keys, "keys", c.Keys, fmt.Sprintf("keys, named dep-01, dep-02, ... (1..%d); each has a dependency of its own", demopkg.MaxKeys))
 	fs.IntVar(&c.Callers, "callers", c.Callers, "concurrent callers per key (1..1000)")
@@ -151,7 +154,8 @@ built-in dependency through one breaker per key, as in tripwire demo, and the
 page shows each breaker's state, counts and latency, and a timeline of its
 transitions; its buttons force a breaker open or closed, reset it or crash
 it. With no flags: 4 keys whose dependency is down 4 s of every 10 s, on
-http://127.0.0.1:8080/, until Ctrl-C.
+http://127.0.0.1:8080/, until Ctrl-C. With -soak it shows the run of
+tripwire soak instead (see With -soak below).
 
 Endpoints:
   GET  /                                 the dashboard
@@ -159,7 +163,7 @@ Endpoints:
   GET  /api/breakers/{key}               one breaker
   POST /api/breakers/{key}/{action}      action: force-open, force-close, reset, crash
   GET  /api/transitions                  the last 200 transitions
-  GET  /api/events                       server-sent events (breakers, history, transition)
+  GET  /api/events                       server-sent events (breakers, history, transition, missed, end)
   GET  /metrics                          Prometheus metrics (OpenTelemetry exporter)
 
 `)
@@ -181,10 +185,23 @@ Endpoints:
 		}
 		fmt.Fprintln(w)
 	}
+	fmt.Fprint(w, `With -soak:
+  serve shows the run of tripwire soak instead of the demo: its callers and
+  askers on its keys (k0000, k0001, ...), its faulty targets and its breaker
+  crashes. Its flags apply, with their defaults (tripwire soak -h explains
+  them):
+    `+serveSoakFlagList+`
+  and -addr does; the other flags above are the demo's and are refused. The
+  server stops when the soak ends (its -duration, 10s unless set; Ctrl-C ends
+  it early): a page keeps the final state. serve then prints the soak's report
+  and exits as tripwire soak does: 0 every invariant held, 1 one was violated.
+
+`)
 	fmt.Fprint(w, `Examples:
   tripwire serve
   tripwire serve -addr :9000 -keys 8 -pattern dies -stagger 1s
   tripwire serve -pattern flaky -fail-rate 0.3 -window 20 -failure-rate 0.4
+  tripwire serve -soak -duration 1m -callers 16 -keys 8
   curl -s localhost:8080/api/breakers
   curl -s -X POST localhost:8080/api/breakers/dep-01/crash
 `)
