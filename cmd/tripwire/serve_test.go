@@ -37,7 +37,8 @@ func TestServeHelpExplainsEveryFlag(t *testing.T) {
 				t.Errorf("-%s is in %d groups", f.Name, grouped[f.Name])
 			}
 			first, _, _ := strings.Cut(f.Usage, "\n")
-			if !strings.Contains(help, "\n  -"+f.Name+" ") || !strings.Contains(help, first) {
+			named := strings.Contains(help, "\n  -"+f.Name+" ") || strings.Contains(help, "\n  -"+f.Name+"\n")
+			if !named || !strings.Contains(help, first) {
 				t.Errorf("%v: -%s not explained", args, f.Name)
 			}
 		})
