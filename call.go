@@ -125,12 +125,8 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 				r.sys.Root.Send(b.PID, courier.Outcome()) // the breaker settles the call
 				// Its turn usually ran inline, on this goroutine: take the
 				// answer without a full select.
-				select {
-				case <-c.Signal():
-					if res, courier := c.Take(); courier == nil {
-						return res.Value, res.Err
-					}
-				default:
+				if res, ok := answered(c); ok {
+					return res.Value, res.Err
 				}
 				continue
 			}

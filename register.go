@@ -76,7 +76,7 @@ func (r *Registry) validateTarget(t Target) (targetSpec, error) {
 
 // isOwn reports whether pid is the registry's supervisor or one of its breakers.
 func (r *Registry) isOwn(pid *actor.PID) bool {
-	if pid.Address != r.sup.Address && pid.Address != "nonhost" {
+	if pid.Address != r.sup.Address && pid.Address != localAddress {
 		return false
 	}
 	return pid.Id == r.sup.Id || strings.HasPrefix(pid.Id, r.sup.Id+"/")

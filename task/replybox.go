@@ -4,7 +4,10 @@ import "github.com/asynkron/protoactor-go/actor"
 
 // replyBox is a one-shot process a worker waits on: the first reply and the
 // first Terminated of what it watches, each kept without blocking the
-// sender; later ones are dropped.
+// sender; later ones are dropped. Grain calls register one per call rather
+// than share the Router: a Terminated does not carry the watcher's
+// RequestId back (protoactor's remote endpoint watcher rebuilds the watcher
+// PID from its id alone), so a shared process could not tell whose grain died.
 type replyBox struct {
 	replies    chan any
 	terminated chan actor.TerminatedReason
