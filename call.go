@@ -86,7 +86,7 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 		ctx, span = r.tracer.Start(ctx, "tripwire.call", trace.WithSpanKind(trace.SpanKindClient),
 			trace.WithTimestamp(now), trace.WithAttributes(attribute.String("tripwire.key", e.Key)))
 	}
-	v, err := r.send(ctx, e, tactor.NewCallAt(ctx, msg, deadline, now), now)
+	v, err := r.send(ctx, e, tactor.NewCall(ctx, msg, deadline, now), now)
 	if e.Meter != nil || span != nil {
 		outcome := observe.Classify(err)
 		if e.Meter != nil {

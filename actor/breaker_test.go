@@ -83,7 +83,8 @@ func (r *rig) target(_ context.Context, msg any) (any, error) {
 
 // send hands the breaker a call for msg due in callTimeout.
 func (r *rig) send(msg any) *Call {
-	c := NewCall(context.Background(), msg, time.Now().Add(callTimeout))
+	now := time.Now()
+	c := NewCall(context.Background(), msg, now.Add(callTimeout), now)
 	r.sys.Root.Send(r.pid, c)
 	return c
 }

@@ -26,7 +26,7 @@ type Call struct {
 	status  atomic.Int32
 	ctx     callCtx
 
-	sent time.Time // when the caller sent it, if it said (NewCallAt)
+	sent time.Time // when the caller sent it, if it said
 
 	// owned by the breaker that admitted the call
 	gen      state.Gen
@@ -50,16 +50,12 @@ const (
 	expired
 )
 
-// NewCall returns a call for msg that must be answered by deadline.
-func NewCall(ctx context.Context, msg any, deadline time.Time) *Call {
-	return NewCallAt(ctx, msg, deadline, time.Time{})
-}
-
-// NewCallAt is NewCall for a caller that read the clock at sent (with its
-// monotonic reading), so the breaker can tell the time from sent with a
-// monotonic reading only: on some machines a full clock read costs twice as
-// much.
-func NewCallAt(ctx context.Context, msg any, deadline, sent time.Time) *Call {
+// NewCall returns a call for msg that must be answered by deadline, sent by
+// a caller that read the clock at sent (time.Now, with its monotonic
+// reading): the breaker then tells the time from sent with a monotonic read
+// only, which on some machines costs half a full clock read. A zero sent
+// makes the breaker read the clock in full.
+func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	c := &Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: make(chan struct{}, 2), index: -1}
 	c.ctx = callCtx{parent: ctx, deadline: deadline}
 	return c

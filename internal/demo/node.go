@@ -55,9 +55,6 @@ func StartNode(listen string, latency time.Duration, log *zap.Logger, opts ...ac
 // Address is where other nodes reach this one.
 func (n *Node) Address() string { return n.sys.Address() }
 
-// PID is the dependency actor's address, as other nodes use it.
-func (n *Node) PID() *actor.PID { return actor.NewPID(n.Address(), DependencyName) }
-
 // Calls is how many requests the dependency has received.
 func (n *Node) Calls() int64 { return n.calls.Load() }
 
