@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -107,76 +108,83 @@ func endSpan(span trace.Span, outcome observe.Outcome, err error) {
 	span.End()
 }
 
-// send delivers c to the key's breaker and waits for exactly one answer.
+// send posts c to the key's breaker and waits for exactly one answer. The
+// caller waits on its call's own channel (and its context's), never on a
+// channel other callers share: the breaker answers through it, the backstop
+// expires the call through it, and a breaker that stopped for good before
+// taking the call bounces it through it.
 func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, now time.Time) (any, error) {
-	backstop := r.backstop(graceAfter(c.Deadline.Sub(now)))
-	defer r.releaseBackstop(backstop)
-	cancelled := ctx.Done()
 	b, err := r.live(e)
 	if err != nil {
 		return nil, err
 	}
-	r.sys.Root.Send(b.PID, c)
+	bs := r.backstop(c, graceAfter(c.Deadline.Sub(now)))
+	defer r.releaseBackstop(bs)
+	b.Post(c)
+	cancelled := ctx.Done()
+	var gone <-chan struct{} // b's Done, once b bounced the call
 	for resends := 0; ; {
-		select {
-		case <-c.Signal():
-			res, courier := c.Take()
-			if courier != nil {
-				r.sys.Root.Send(b.PID, courier.Outcome()) // the breaker settles the call
-				// Its turn usually ran inline, on this goroutine: take the
-				// answer without a full select.
-				if res, ok := answered(c); ok {
-					return res.Value, res.Err
+		if cancelled == nil && gone == nil {
+			<-c.Signal()
+		} else {
+			select {
+			case <-c.Signal():
+			case <-cancelled:
+				cancelled = nil
+				if errors.Is(ctx.Err(), context.Canceled) && c.Withdraw() {
+					b.Post(&tactor.Withdraw{Call: c})
+					return nil, ctx.Err()
 				}
+				// Its deadline (the breaker answers ErrTimeout), or an
+				// answer given at this very moment: it is on its way.
 				continue
+			case <-gone:
+				gone = nil
+				// The supervisor has decided what follows b. If another
+				// breaker took over the key (or the call wakes an idle
+				// key), the call goes there.
+				next, err := r.live(e)
+				if err == nil && next != b && resends < maxResends &&
+					(errors.Is(b.Err(), ErrBreakerRestarted) || errors.Is(b.Err(), errs.ErrPassivated)) {
+					resends++
+					b = next
+					b.Post(c)
+					continue
+				}
+				if why := stopReason(b, err); c.Expire(why) {
+					return nil, why
+				}
+				continue // answered by the backstop meanwhile
 			}
-			return res.Value, res.Err
-		case <-cancelled:
-			if !errors.Is(ctx.Err(), context.Canceled) {
-				cancelled = nil // the deadline: the breaker answers ErrTimeout
-				continue
-			}
-			if c.Withdraw() {
-				r.sys.Root.Send(b.PID, &tactor.Withdraw{Call: c})
-				return nil, ctx.Err()
-			}
-		case <-b.Done():
+		}
+		got, res, courier := c.Take()
+		switch got {
+		case tactor.Courier:
+			b.Post(courier.Outcome()) // the breaker settles the call
+			// Its turn usually ran inline, on this goroutine: take the
+			// answer without blocking again.
 			if res, ok := answered(c); ok {
 				return res.Value, res.Err
 			}
-			// The breaker stopped without seeing the call. If another
-			// breaker took over the key (or the call wakes an idle key),
-			// the call goes there.
-			next, err := r.live(e)
-			if err == nil && next != b && resends < maxResends &&
-				(errors.Is(b.Err(), ErrBreakerRestarted) || errors.Is(b.Err(), errs.ErrPassivated)) {
-				resends++
-				b = next
-				r.sys.Root.Send(b.PID, c)
-				continue
-			}
-			why := b.Err()
-			switch {
-			case err != nil:
-				why = err // the key could not be woken: unregistered, or shut down
-			case errors.Is(why, errs.ErrPassivated):
-				why = ErrBreakerRestarted // never shown as such: it is internal
-			}
-			if c.Expire() {
-				return nil, why
-			}
-		case <-backstop.C:
-			if c.Expire() {
-				return nil, ErrTimeout
-			}
-		}
-		// Someone answered the call at this very moment.
-		for range c.Signal() {
-			if res, courier := c.Take(); courier == nil {
-				return res.Value, res.Err
-			}
+		case tactor.Bounced:
+			gone = b.Done()
+		default:
+			return res.Value, res.Err
 		}
 	}
+}
+
+// stopReason is what a call gets when its breaker stopped before taking it
+// and no other breaker will: err if the key could not be woken (unregistered,
+// or shut down), else why the breaker stopped.
+func stopReason(b *registry.Binding, err error) error {
+	switch {
+	case err != nil:
+		return err
+	case errors.Is(b.Err(), errs.ErrPassivated):
+		return ErrBreakerRestarted // never shown as such: it is internal
+	}
+	return b.Err()
 }
 
 // live returns the breaker binding serving e, waking the key first if its
@@ -205,7 +213,7 @@ func answered(c *tactor.Call) (tactor.Result, bool) {
 	for {
 		select {
 		case <-c.Signal():
-			if res, courier := c.Take(); courier == nil {
+			if got, res, _ := c.Take(); got == tactor.Answer {
 				return res, true
 			}
 		default:
@@ -223,18 +231,41 @@ func graceAfter(wait time.Duration) time.Duration {
 	return wait + ReplyGrace
 }
 
-// backstop returns a stopped-and-reset timer from the registry's pool. Since
-// Go 1.23 a stopped timer's channel holds no stale tick, so reuse is safe;
-// the pool is per registry, so a timer never crosses a synctest bubble.
-func (r *Registry) backstop(d time.Duration) *time.Timer {
-	if t, ok := r.timers.Get().(*time.Timer); ok {
-		t.Reset(d)
-		return t
-	}
-	return time.NewTimer(d)
+// backstop is a caller's timer of last resort: at the call's deadline plus
+// ReplyGrace it answers the call with ErrTimeout if nobody else has. The
+// breaker enforces every deadline itself; the backstop only matters if the
+// breaker is too busy, or gone without a word.
+type backstop struct {
+	t    *time.Timer
+	call atomic.Pointer[tactor.Call]
 }
 
-func (r *Registry) releaseBackstop(t *time.Timer) {
-	t.Stop()
-	r.timers.Put(t)
+func (bs *backstop) fire() {
+	if c := bs.call.Load(); c != nil {
+		c.Expire(ErrTimeout)
+	}
+}
+
+// backstop arms a backstop for c from the registry's pool. The pool is per
+// registry, so a timer never crosses a synctest bubble.
+func (r *Registry) backstop(c *tactor.Call, d time.Duration) *backstop {
+	bs, ok := r.timers.Get().(*backstop)
+	if !ok {
+		bs = &backstop{}
+		bs.call.Store(c)
+		bs.t = time.AfterFunc(d, bs.fire)
+		return bs
+	}
+	bs.call.Store(c)
+	bs.t.Reset(d)
+	return bs
+}
+
+// releaseBackstop disarms bs and pools it, unless it has fired: its function
+// may still be running then, so it is not reused.
+func (r *Registry) releaseBackstop(bs *backstop) {
+	if bs.t.Stop() {
+		bs.call.Store(nil)
+		r.timers.Put(bs)
+	}
 }

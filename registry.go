@@ -23,7 +23,7 @@ type Registry struct {
 	keys   registry.Registry
 	sup    *actor.PID
 	pool   *task.Pool
-	timers sync.Pool // backstop timers of calls, see backstop
+	timers sync.Pool // *backstop, see Registry.backstop
 
 	factory Factory // nil without WithFactory
 	flights flights

@@ -17,6 +17,7 @@ import (
 // breaker is one incarnation of a key's breaker actor.
 type breaker struct {
 	cfg     *Config
+	mbox    *Mailbox
 	rules   Rules
 	log     *zap.Logger
 	circuit state.Circuit
@@ -76,6 +77,10 @@ func (b *breaker) Receive(ctx actor.Context) {
 		b.stop(errs.ErrBreakerRestarted)
 	case *actor.Stopping:
 		b.stop(b.cfg.Cell.StopError())
+	case *actor.Stopped:
+		// Calls posted from now on, or still queued, were never seen:
+		// their callers follow the key to its next breaker.
+		b.mbox.close()
 	}
 }
 

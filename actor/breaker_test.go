@@ -55,7 +55,7 @@ func inBubble(t *testing.T, body func(t *testing.T, r *rig)) {
 			Pool:        task.NewPool(sys),
 			Logger:      zap.NewNop(),
 		}
-		r.pid = sys.Root.Spawn(Props(r.cfg))
+		r.pid = sys.Root.Spawn(Props(r.cfg, NewMailbox()))
 
 		body(t, r)
 
@@ -95,7 +95,7 @@ func (r *rig) call(msg any) Result { return answer(r.send(msg)) }
 // answer waits for c's answer.
 func answer(c *Call) Result {
 	for range c.signal {
-		if res, courier := c.Take(); courier == nil {
+		if got, res, _ := c.Take(); got == Answer {
 			return res
 		}
 	}

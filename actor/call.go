@@ -17,11 +17,12 @@ type Call struct {
 	Msg      any
 	Deadline time.Time
 
-	// signal carries at most one courier delivery and one answer, so
-	// neither sender ever blocks; the values themselves are in courier and
-	// result (written before the signal, read after it).
+	// signal carries at most one courier delivery or bounce, and one
+	// answer, so no sender ever blocks; the values themselves are in
+	// courier, bounced and result (written before the signal, read after it).
 	signal  chan struct{}
 	courier atomic.Pointer[task.Ask]
+	bounced atomic.Bool
 	result  Result
 	status  atomic.Int32
 	ctx     callCtx
@@ -56,7 +57,7 @@ const (
 // only, which on some machines costs half a full clock read. A zero sent
 // makes the breaker read the clock in full.
 func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
-	c := &Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: make(chan struct{}, 2), index: -1}
+	c := &Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: make(chan struct{}, signals), index: -1}
 	c.ctx = callCtx{parent: ctx, deadline: deadline}
 	return c
 }
@@ -74,18 +75,47 @@ func (c *Call) now() time.Time {
 // monotonic reading (it came from time.Now).
 func since(t time.Time) time.Time { return t.Add(time.Since(t)) }
 
-// Signal receives once for a courier outcome and once for the answer; after
-// each receive, Take says which it was.
+// signals is the room in a call's channel: a courier delivery or a bounce
+// (never both: a bounced call was never admitted), plus the answer, plus
+// one spare so that no sender could ever block.
+const signals = 3
+
+// Signal receives once for a courier outcome, once for each bounce and once
+// for the answer; after each receive, Take says which it was.
 func (c *Call) Signal() <-chan struct{} { return c.signal }
 
-// Take returns, after a receive from Signal, either the ask of an actor
-// target whose Outcome the caller must send to its breaker (courier != nil),
-// or the call's answer.
-func (c *Call) Take() (answer Result, courier *task.Ask) {
+// Got is what one receive from Signal brought.
+type Got int
+
+const (
+	// Answer: the call's answer.
+	Answer Got = iota
+	// Courier: the answered ask of an actor target, whose Outcome the
+	// caller must post to its breaker.
+	Courier
+	// Bounced: the breaker stopped for good before it took the call; the
+	// caller should follow the key to its next breaker.
+	Bounced
+)
+
+// Take returns, after a receive from Signal, what that receive brought: the
+// call's answer, the ask of an actor target whose Outcome the caller must
+// post to its breaker, or a bounce.
+func (c *Call) Take() (got Got, answer Result, courier *task.Ask) {
 	if o := c.courier.Swap(nil); o != nil {
-		return Result{}, o
+		return Courier, Result{}, o
 	}
-	return c.result, nil
+	if c.bounced.Swap(false) {
+		return Bounced, Result{}, nil
+	}
+	return Answer, c.result, nil
+}
+
+// bounce tells the caller that the breaker it posted the call to stopped
+// before taking it. Each post ends in exactly one admission or one bounce.
+func (c *Call) bounce() {
+	c.bounced.Store(true)
+	c.signal <- struct{}{}
 }
 
 // Deliver hands the answered ask of an actor target to the caller, whose
@@ -128,8 +158,17 @@ func (c *Call) Withdraw() bool {
 }
 
 // Expire marks the call as given up by its caller at deadline plus grace,
-// or after its breaker vanished. It fails if an answer was already given.
-func (c *Call) Expire() bool {
+// or after its breaker vanished, and answers it with err. It fails if an
+// answer was already given.
+func (c *Call) Expire(err error) bool {
+	if !c.expire() {
+		return false
+	}
+	c.deliver(Result{Err: err})
+	return true
+}
+
+func (c *Call) expire() bool {
 	if !c.status.CompareAndSwap(pending, expired) {
 		return false
 	}

@@ -73,11 +73,14 @@ func (c *Config) rules() Rules {
 	return Rules{Circuit: c.Circuit, CallTimeout: c.CallTimeout, Classify: c.Classify, MaxInFlight: c.MaxInFlight}
 }
 
-// Props returns the props of a breaker for cfg. Every incarnation is a fresh
-// breaker value, so a restarted breaker starts closed with no failures.
-func Props(cfg *Config) *actor.Props {
+// Props returns the props of a breaker for cfg that receives through mb.
+// Every incarnation is a fresh breaker value, so a restarted breaker starts
+// closed with no failures; all incarnations share mb, which the breaker
+// closes when it stops for good. Spawn the props once: a mailbox serves one
+// actor.
+func Props(cfg *Config, mb *Mailbox) *actor.Props {
 	log := cfg.Logger.Named("breaker").With(zap.String("key", cfg.Key))
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &breaker{cfg: cfg, log: log}
-	}, actor.WithMailbox(newMailbox))
+		return &breaker{cfg: cfg, log: log, mbox: mb}
+	}, actor.WithMailbox(func() actor.Mailbox { return mb }))
 }

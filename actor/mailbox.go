@@ -11,7 +11,7 @@ import (
 // before the rest of the breaker's mailbox moves to a goroutine of its own.
 const inlineTurns = 64
 
-// mailbox is a breaker's mailbox. Like protoactor's synchronized dispatcher
+// Mailbox is a breaker's mailbox. Like protoactor's synchronized dispatcher
 // it runs the breaker's turns on the goroutine of whoever posts to an idle
 // mailbox — a turn never blocks and takes about a microsecond, so that is
 // cheaper than starting a goroutine (and growing its stack) per activation —
@@ -19,47 +19,88 @@ const inlineTurns = 64
 // on a new goroutine, so a caller on a hot key never drains everyone else's
 // calls past its own deadline. System messages go first; a suspended
 // mailbox (a crash being handled) processes only system messages.
-type mailbox struct {
+//
+// Callers post to it directly (Post), not through protoactor's process
+// registry, so a call can never end in dead letters: once its breaker has
+// stopped for good the mailbox is closed, and every call still queued or
+// posted later is bounced back to its caller (Call.Take reports it), who
+// follows the key to its next breaker. A caller therefore waits on its own
+// call's channel alone.
+type Mailbox struct {
 	mu        sync.Mutex
 	user      queue
 	system    queue
 	running   atomic.Bool
 	suspended bool // guarded by mu
+	closed    bool // guarded by mu
 	invoker   actor.MessageInvoker
 }
 
-func newMailbox() actor.Mailbox { return &mailbox{} }
+// NewMailbox returns the mailbox for one breaker actor: give it to Props,
+// and use it for exactly one spawn.
+func NewMailbox() *Mailbox { return &Mailbox{} }
 
-var _ actor.Mailbox = (*mailbox)(nil)
+var _ actor.Mailbox = (*Mailbox)(nil)
 
-func (m *mailbox) PostUserMessage(msg any) {
+// Post hands msg to the breaker, as a protoactor Send to its PID would,
+// without the process registry lookup. A *Call posted after the breaker
+// stopped is bounced; anything else is dropped, as protoactor would.
+func (m *Mailbox) Post(msg any) { m.PostUserMessage(msg) }
+
+func (m *Mailbox) PostUserMessage(msg any) {
 	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		bounce(msg)
+		return
+	}
 	m.user.push(msg)
 	m.mu.Unlock()
 	m.schedule()
 }
 
-func (m *mailbox) PostSystemMessage(msg any) {
+// close ends the mailbox once its actor has stopped: the calls still queued
+// are bounced, and so is every call posted from now on.
+func (m *Mailbox) close() {
+	m.mu.Lock()
+	m.closed = true
+	var left []any
+	for m.user.len() > 0 {
+		left = append(left, m.user.pop())
+	}
+	m.mu.Unlock()
+	for _, msg := range left {
+		bounce(msg)
+	}
+}
+
+func bounce(msg any) {
+	if c, ok := msg.(*Call); ok {
+		c.bounce()
+	}
+}
+
+func (m *Mailbox) PostSystemMessage(msg any) {
 	m.mu.Lock()
 	m.system.push(msg)
 	m.mu.Unlock()
 	m.schedule()
 }
 
-func (m *mailbox) RegisterHandlers(invoker actor.MessageInvoker, _ actor.Dispatcher) {
+func (m *Mailbox) RegisterHandlers(invoker actor.MessageInvoker, _ actor.Dispatcher) {
 	m.invoker = invoker
 }
 
-func (m *mailbox) Start() {}
+func (m *Mailbox) Start() {}
 
-func (m *mailbox) UserMessageCount() int {
+func (m *Mailbox) UserMessageCount() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.user.len()
 }
 
 // schedule processes the mailbox here if nobody is processing it.
-func (m *mailbox) schedule() {
+func (m *Mailbox) schedule() {
 	if m.running.CompareAndSwap(false, true) {
 		m.process(inlineTurns)
 	}
@@ -67,7 +108,7 @@ func (m *mailbox) schedule() {
 
 // process runs turns while it holds running; after limit turns (0: no
 // limit) it hands the mailbox, still running, to a new goroutine.
-func (m *mailbox) process(limit int) {
+func (m *Mailbox) process(limit int) {
 	for turns := 0; ; turns++ {
 		if limit > 0 && turns == limit {
 			go m.process(0)
@@ -89,7 +130,7 @@ func (m *mailbox) process(limit int) {
 
 // next pops the next message to process: system messages first, user
 // messages only while not suspended.
-func (m *mailbox) next() (msg any, system bool) {
+func (m *Mailbox) next() (msg any, system bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.system.len() > 0 {
@@ -101,13 +142,13 @@ func (m *mailbox) next() (msg any, system bool) {
 	return nil, false
 }
 
-func (m *mailbox) pending() bool {
+func (m *Mailbox) pending() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.system.len() > 0 || (!m.suspended && m.user.len() > 0)
 }
 
-func (m *mailbox) invoke(msg any, system bool) {
+func (m *Mailbox) invoke(msg any, system bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			// protoactor's own contract: the failure goes to the supervisor,
@@ -129,7 +170,7 @@ func (m *mailbox) invoke(msg any, system bool) {
 	}
 }
 
-func (m *mailbox) setSuspended(s bool) {
+func (m *Mailbox) setSuspended(s bool) {
 	m.mu.Lock()
 	m.suspended = s
 	m.mu.Unlock()

@@ -46,8 +46,8 @@ func (r *recorder) messages() []any {
 	return append([]any(nil), r.got...)
 }
 
-func newTestMailbox(r *recorder) *mailbox {
-	m := newMailbox().(*mailbox)
+func newTestMailbox(r *recorder) *Mailbox {
+	m := NewMailbox()
 	m.RegisterHandlers(r, nil)
 	return m
 }

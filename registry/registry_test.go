@@ -119,7 +119,7 @@ func TestEmptyRegistry(t *testing.T) {
 
 func TestBindingCloseIsIdempotent(t *testing.T) {
 	// Given a live binding
-	b := registry.NewBinding(nil)
+	b := registry.NewBinding(nil, nil)
 	select {
 	case <-b.Done():
 		t.Fatal("a new binding is already done")
@@ -142,7 +142,7 @@ func TestBindingCloseIsIdempotent(t *testing.T) {
 
 func TestBindingConcurrentFirstClose(t *testing.T) {
 	// Given a live binding and 16 goroutines closing it with their own error
-	b := registry.NewBinding(nil)
+	b := registry.NewBinding(nil, nil)
 	errs := make([]error, 16)
 	var wg sync.WaitGroup
 	for i := range errs {
@@ -165,7 +165,7 @@ func TestEntryBinding(t *testing.T) {
 	require.Nil(t, e.Binding())
 
 	// When it is bound twice
-	b1, b2 := registry.NewBinding(nil), registry.NewBinding(nil)
+	b1, b2 := registry.NewBinding(nil, nil), registry.NewBinding(nil, nil)
 	e.Bind(b1)
 	e.Bind(b2)
 

@@ -84,12 +84,13 @@ func (s *Supervisor) register(ctx actor.Context, e *registry.Entry) error {
 
 func (s *Supervisor) spawn(ctx actor.Context, e *registry.Entry) error {
 	s.seq++
-	pid, err := ctx.SpawnNamed(tactor.Props(e.Config), fmt.Sprintf("%s#%d", e.Key, s.seq))
+	mb := tactor.NewMailbox()
+	pid, err := ctx.SpawnNamed(tactor.Props(e.Config, mb), fmt.Sprintf("%s#%d", e.Key, s.seq))
 	if err != nil {
 		return fmt.Errorf("tripwire: spawn breaker %q: %w", e.Key, err)
 	}
 	s.children[pid.Id] = e
-	e.Bind(registry.NewBinding(pid))
+	e.Bind(registry.NewBinding(pid, mb))
 	return nil
 }
 
