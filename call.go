@@ -87,7 +87,7 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 		ctx, span = r.tracer.Start(ctx, "tripwire.call", trace.WithSpanKind(trace.SpanKindClient),
 			trace.WithTimestamp(now), trace.WithAttributes(attribute.String("tripwire.key", e.Key)))
 	}
-	v, err := r.send(ctx, e, tactor.NewCall(ctx, msg, deadline, now), now)
+	v, err := r.send(ctx, e, r.newCall(ctx, msg, deadline, now), now)
 	if e.Meter != nil || span != nil {
 		outcome := observe.Classify(err)
 		if e.Meter != nil {
@@ -119,7 +119,28 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 		return nil, err
 	}
 	bs := r.backstop(c, graceAfter(c.Deadline.Sub(now)))
-	defer r.releaseBackstop(bs)
+	v, err := r.wait(ctx, e, b, c)
+	if r.releaseBackstop(bs) && c.Reusable() {
+		c.Reset(nil, nil, time.Time{}, time.Time{}) // hold nothing of the caller's
+		r.calls.Put(c)
+	}
+	return v, err
+}
+
+// newCall returns a call for msg, reusing one from the registry's pool when
+// it can. The pool is per registry, so a call's channel never crosses a
+// synctest bubble.
+func (r *Registry) newCall(ctx context.Context, msg any, deadline, now time.Time) *tactor.Call {
+	if c, ok := r.calls.Get().(*tactor.Call); ok {
+		c.Reset(ctx, msg, deadline, now)
+		return c
+	}
+	return tactor.NewCall(ctx, msg, deadline, now)
+}
+
+// wait posts c to b and waits for its answer, following the key to a new
+// breaker if b stops for good before it takes the call.
+func (r *Registry) wait(ctx context.Context, e *registry.Entry, b *registry.Binding, c *tactor.Call) (any, error) {
 	b.Post(c)
 	cancelled := ctx.Done()
 	var gone <-chan struct{} // b's Done, once b bounced the call
@@ -262,10 +283,13 @@ func (r *Registry) backstop(c *tactor.Call, d time.Duration) *backstop {
 }
 
 // releaseBackstop disarms bs and pools it, unless it has fired: its function
-// may still be running then, so it is not reused.
-func (r *Registry) releaseBackstop(bs *backstop) {
-	if bs.t.Stop() {
-		bs.call.Store(nil)
-		r.timers.Put(bs)
+// may still be running then, so neither it nor its call is reused. It
+// reports whether bs was disarmed in time.
+func (r *Registry) releaseBackstop(bs *backstop) bool {
+	if !bs.t.Stop() {
+		return false
 	}
+	bs.call.Store(nil)
+	r.timers.Put(bs)
+	return true
 }

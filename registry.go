@@ -24,6 +24,7 @@ type Registry struct {
 	sup    *actor.PID
 	pool   *task.Pool
 	timers sync.Pool // *backstop, see Registry.backstop
+	calls  sync.Pool // *tactor.Call answered and reusable, see Registry.send
 
 	factory Factory // nil without WithFactory
 	flights flights

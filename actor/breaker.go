@@ -207,6 +207,9 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {
 	b.lastActive = now
 	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: now.Sub(c.admitted), Rand: rand.Float64()}, now)
 	if claimed {
+		// The last touch of c and o (o lives in c): once answered, the
+		// caller may reuse the call of an actor target.
+		c.spent = c.ask != nil
 		c.deliver(Result{Value: o.Value, Err: o.Err})
 	}
 }

@@ -29,6 +29,11 @@ type Call struct {
 
 	sent time.Time // when the caller sent it, if it said
 
+	// spent: answered by its breaker from its ask's outcome, after which
+	// nothing but the caller refers to the call (see Reusable). Written
+	// before the answer's signal, read after it.
+	spent bool
+
 	// owned by the breaker that admitted the call
 	gen      state.Gen
 	admitted time.Time
@@ -60,6 +65,22 @@ func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	c := &Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: make(chan struct{}, signals), index: -1}
 	c.ctx = callCtx{parent: ctx, deadline: deadline}
 	return c
+}
+
+// Reusable reports, once the caller has taken the answer, whether nothing
+// but the caller refers to c any more, so that Reset may ready it for
+// another request: its breaker answered it from its actor target's reply
+// (the breaker's table and the reply router have let go of it, and the
+// target was given a sender PID of the ask's own), and its channel is
+// drained. Calls to function targets are never reusable: the target may keep
+// the context it was given, which lives in the call.
+func (c *Call) Reusable() bool { return c.spent && len(c.signal) == 0 }
+
+// Reset readies a reusable call for a new request, as NewCall would make it.
+func (c *Call) Reset(ctx context.Context, msg any, deadline, sent time.Time) {
+	signal := c.signal
+	*c = Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: signal, index: -1}
+	c.ctx = callCtx{parent: ctx, deadline: deadline}
 }
 
 // now is the time, read from sent if the caller gave it.

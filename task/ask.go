@@ -16,7 +16,7 @@ import (
 type Ask struct {
 	sys      *actor.ActorSystem
 	router   *Router
-	self     actor.PID // the sender of the request: the router, with our RequestId
+	self     *actor.PID // the sender of the request: the router, with our RequestId
 	replyTo  *actor.PID
 	token    any
 	classify Classifier
@@ -50,7 +50,11 @@ func NewAsk(r *Router, target *actor.PID, msg any, replyTo *actor.PID, token any
 func (a *Ask) Start(r *Router, target *actor.PID, msg any, replyTo *actor.PID, token any, classify Classifier) {
 	a.sys, a.router, a.replyTo, a.token, a.classify = r.sys, r, replyTo, token, classify
 	// The system's address now: remote may have started after the router.
-	a.self = actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: r.add(a)}
+	// A PID of its own, not one kept in the Ask: a target may keep the
+	// sender and answer again later, and that late answer must still name
+	// this ask's RequestId (which the router then ignores), even after the
+	// call holding this Ask has been reused.
+	a.self = &actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: r.add(a)}
 	a.send(target, msg)
 }
 
@@ -62,7 +66,7 @@ func (a *Ask) send(target *actor.PID, msg any) {
 			a.fail(fmt.Errorf("%w: send failed: %v", errs.ErrTargetDown, r))
 		}
 	}()
-	a.sys.Root.RequestWithCustomSender(target, msg, &a.self)
+	a.sys.Root.RequestWithCustomSender(target, msg, a.self)
 }
 
 // Abandon drops the ask without reporting: a late reply is ignored. It
