@@ -121,8 +121,7 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 	bs := r.backstop(c, graceAfter(c.Deadline.Sub(now)))
 	v, err := r.wait(ctx, e, b, c)
 	if r.releaseBackstop(bs) && c.Reusable() {
-		c.Reset(nil, nil, time.Time{}, time.Time{}) // hold nothing of the caller's
-		r.calls.Put(c)
+		r.calls.Put(c) // reset when taken; the pool drops it within two GCs
 	}
 	return v, err
 }

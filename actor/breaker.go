@@ -18,6 +18,7 @@ import (
 type breaker struct {
 	cfg     *Config
 	mbox    *Mailbox
+	actx    actor.Context // its protoactor context, for turns taken directly
 	rules   Rules
 	log     *zap.Logger
 	circuit state.Circuit
@@ -84,7 +85,24 @@ func (b *breaker) Receive(ctx actor.Context) {
 	}
 }
 
+// receiveDirect takes the turns of the call path — a call, an outcome —
+// that its mailbox hands it without protoactor's context layers; it reports
+// false for any other message, which then goes through them.
+func (b *breaker) receiveDirect(msg any) bool {
+	switch m := msg.(type) {
+	case *Call:
+		b.admit(b.actx, m)
+	case *task.Outcome:
+		b.outcome(b.actx, m)
+	default:
+		return false
+	}
+	return true
+}
+
 func (b *breaker) start(ctx actor.Context) {
+	b.actx = ctx
+	b.mbox.direct = b // this incarnation takes the call path's turns now
 	b.rules = b.cfg.rules()
 	b.circuit = state.New(b.rules.Circuit, b.cfg.Cell.nextIncarnation())
 	b.timers = scheduler.NewTimerScheduler(ctx)

@@ -34,6 +34,11 @@ type Mailbox struct {
 	suspended bool // guarded by mu
 	closed    bool // guarded by mu
 	invoker   actor.MessageInvoker
+	// direct is the running incarnation of the breaker, which takes calls
+	// and outcomes without protoactor's context layers (which do nothing
+	// for a breaker: it has no middleware and no receive timeout). Set in
+	// the breaker's Started turn; read in turns.
+	direct *breaker
 }
 
 // NewMailbox returns the mailbox for one breaker actor: give it to Props,
@@ -157,7 +162,9 @@ func (m *Mailbox) invoke(msg any, system bool) {
 		}
 	}()
 	if !system {
-		m.invoker.InvokeUserMessage(msg)
+		if b := m.direct; b == nil || !b.receiveDirect(msg) {
+			m.invoker.InvokeUserMessage(msg)
+		}
 		return
 	}
 	switch msg.(type) {
