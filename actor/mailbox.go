@@ -59,6 +59,13 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		bounce(msg)
 		return
 	}
+	if !m.suspended && m.user.len() == 0 && m.system.len() == 0 && m.running.CompareAndSwap(false, true) {
+		// Idle and empty: take this message's turn now, without queueing it.
+		m.mu.Unlock()
+		m.invoke(msg, false)
+		m.process(inlineTurns - 1)
+		return
+	}
 	m.user.push(msg)
 	m.mu.Unlock()
 	m.schedule()
@@ -119,38 +126,29 @@ func (m *Mailbox) process(limit int) {
 			go m.process(0)
 			return
 		}
-		msg, system := m.next()
-		if msg == nil {
-			m.running.Store(false)
-			// A message posted after next looked, while running was still
-			// held, found the mailbox busy: take it on if nobody else has.
-			if !m.pending() || !m.running.CompareAndSwap(false, true) {
-				return
-			}
-			continue
+		msg, system, ok := m.next()
+		if !ok {
+			return
 		}
 		m.invoke(msg, system)
 	}
 }
 
 // next pops the next message to process: system messages first, user
-// messages only while not suspended.
-func (m *Mailbox) next() (msg any, system bool) {
+// messages only while not suspended. With nothing to process it releases
+// running, under the lock posters queue under, so a message queued after
+// it looked finds the mailbox idle and its poster takes it on.
+func (m *Mailbox) next() (msg any, system, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.system.len() > 0 {
-		return m.system.pop(), true
+		return m.system.pop(), true, true
 	}
 	if !m.suspended && m.user.len() > 0 {
-		return m.user.pop(), false
+		return m.user.pop(), false, true
 	}
-	return nil, false
-}
-
-func (m *Mailbox) pending() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.system.len() > 0 || (!m.suspended && m.user.len() > 0)
+	m.running.Store(false)
+	return nil, false, false
 }
 
 func (m *Mailbox) invoke(msg any, system bool) {
