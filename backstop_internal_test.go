@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -12,29 +11,16 @@ import (
 )
 
 func TestBackstopAnswersACallItsBreakerNeverTakes(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
+	inBubbleWithKey(t, func(t *testing.T, sys *actor.ActorSystem, reg *Registry, calls *atomic.Int64) {
 		ctx := context.Background()
-		sys := NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
-		reg, err := Start(sys)
-		require.NoError(t, err)
-		var calls atomic.Int64
-		require.NoError(t, reg.Register("k", FuncTarget(func(context.Context, any) (any, error) {
-			calls.Add(1)
-			return "ok", nil
-		}), Settings{CallTimeout: time.Second}))
-
 		// Given a breaker whose mailbox is held suspended, as while a crash
 		// of it is being decided
-		e, err := reg.lookup("k")
-		require.NoError(t, err)
-		pid := e.Binding().PID
-		proc, ok := sys.ProcessRegistry.GetLocal(pid.Id)
-		require.True(t, ok)
+		pid, proc := breakerOf(t, sys, reg, "k")
 		proc.SendSystemMessage(pid, &actor.SuspendMailbox{})
 
 		// When a call is made
 		start := time.Now()
-		_, err = reg.Call(ctx, "k", "m")
+		_, err := reg.Call(ctx, "k", "m")
 
 		// Then the caller's backstop answers it with ErrTimeout at its
 		// deadline plus ReplyGrace, and the target was never called
@@ -54,10 +40,5 @@ func TestBackstopAnswersACallItsBreakerNeverTakes(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, 0, snap.Failures)
 		require.Equal(t, 0, snap.InFlight)
-
-		require.NoError(t, reg.Shutdown(ctx))
-		sys.Shutdown()
-		time.Sleep(time.Minute)
-		synctest.Wait()
 	})
 }
