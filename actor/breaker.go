@@ -196,7 +196,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 	if fn := b.cfg.Target.Func; fn != nil {
 		c.job = task.Job{
 			Ctx: &c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
-			Classify: b.rules.Classify, ReplyTo: ctx.Self(), Token: c,
+			Classify: b.rules.Classify, ReplyTo: b.mbox, Token: c,
 		}
 		b.cfg.Pool.Submit(&c.job)
 		return

@@ -13,7 +13,8 @@ import (
 // TestMain fails the package if a worker or an actor goroutine outlives the tests.
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// collector is a tiny actor that gathers the Outcomes sent to it.
+// collector is a tiny actor that gathers the Outcomes sent to it (asks
+// reply to its PID); it is also the Inbox of jobs, which post to it directly.
 type collector struct {
 	pid *actor.PID
 	got chan *task.Outcome
@@ -27,6 +28,13 @@ func newCollector(sys *actor.ActorSystem) *collector {
 		}
 	}))
 	return c
+}
+
+// PostUserMessage takes the Outcome of a job.
+func (c *collector) PostUserMessage(msg any) {
+	if o, ok := msg.(*task.Outcome); ok {
+		c.got <- o
+	}
 }
 
 // await waits, in fake time, for n Outcomes, then checks that no other

@@ -25,9 +25,15 @@ type Job struct {
 	Fn       Func
 	Msg      any
 	Classify Classifier
-	ReplyTo  *actor.PID
+	ReplyTo  Inbox // where &Out is posted
 	Token    any
 	Out      Outcome
+}
+
+// Inbox takes a job's Outcome: a breaker's mailbox, into which the worker
+// posts it directly (a protoactor Mailbox is one).
+type Inbox interface {
+	PostUserMessage(msg any)
 }
 
 // idleTimeout is how long a worker waits for another job before it exits.
@@ -137,5 +143,5 @@ func call(ctx context.Context, fn Func, msg any) (v any, err error) {
 
 func (p *Pool) report(j *Job, o Outcome) {
 	j.Out = o
-	p.sys.Root.Send(j.ReplyTo, &j.Out)
+	j.ReplyTo.PostUserMessage(&j.Out)
 }

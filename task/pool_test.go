@@ -22,7 +22,7 @@ var errTarget = errors.New("target failed")
 func job(c *collector, token any, fn task.Func) *task.Job {
 	return &task.Job{
 		Ctx: context.Background(), Deadline: time.Now().Add(time.Minute),
-		Fn: fn, Msg: token, ReplyTo: c.pid, Token: token,
+		Fn: fn, Msg: token, ReplyTo: c, Token: token,
 	}
 }
 
@@ -122,7 +122,7 @@ func TestPoolContextCarriesDeadlineAndCancellation(t *testing.T) {
 				var deadline, ended time.Time
 				var hasDeadline bool
 				p.Submit(&task.Job{
-					Ctx: ctx, Deadline: start.Add(tt.jobDeadline), ReplyTo: c.pid, Token: 1,
+					Ctx: ctx, Deadline: start.Add(tt.jobDeadline), ReplyTo: c, Token: 1,
 					Fn: func(ctx context.Context, _ any) (any, error) {
 						deadline, hasDeadline = ctx.Deadline()
 						<-ctx.Done()
