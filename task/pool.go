@@ -43,7 +43,6 @@ const idleTimeout = 10 * time.Second
 // (a hung target never delays another call) and shrinks as workers idle out.
 // Submit never blocks.
 type Pool struct {
-	sys     *actor.ActorSystem
 	replies *Router
 	jobs    chan *Job
 	quit    chan struct{}
@@ -53,10 +52,10 @@ type Pool struct {
 	once    sync.Once
 }
 
-// NewPool returns a pool that reports outcomes through sys, with the
-// Router for the asks of the same registry.
+// NewPool returns a pool, with the Router in sys for the asks of the same
+// registry. Workers post each outcome to its job's ReplyTo.
 func NewPool(sys *actor.ActorSystem) *Pool {
-	return &Pool{sys: sys, replies: NewRouter(sys), jobs: make(chan *Job), quit: make(chan struct{})}
+	return &Pool{replies: NewRouter(sys), jobs: make(chan *Job), quit: make(chan struct{})}
 }
 
 // Replies is the Router the registry's asks of actor targets reply through.
