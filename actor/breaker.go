@@ -39,13 +39,14 @@ type breaker struct {
 	episode        time.Time // when the circuit last left closed
 }
 
-// Receive handles one message; it never blocks.
+// Receive handles one message; it never blocks. The call path's messages
+// usually arrive through receiveDirect; those sent to the breaker's PID come
+// here and take the same turns.
 func (b *breaker) Receive(ctx actor.Context) {
+	if b.receiveDirect(ctx.Message()) {
+		return
+	}
 	switch m := ctx.Message().(type) {
-	case *Call:
-		b.admit(ctx, m)
-	case *task.Outcome:
-		b.outcome(ctx, m)
 	case *Withdraw:
 		b.withdraw(ctx, m.Call)
 	case *deadlineTick:
@@ -87,7 +88,8 @@ func (b *breaker) Receive(ctx actor.Context) {
 
 // receiveDirect takes the turns of the call path — a call, an outcome —
 // that its mailbox hands it without protoactor's context layers; it reports
-// false for any other message, which then goes through them.
+// false for any other message, which then goes through them. Calls and
+// outcomes only arrive after Started, which set actx.
 func (b *breaker) receiveDirect(msg any) bool {
 	switch m := msg.(type) {
 	case *Call:

@@ -62,8 +62,8 @@ const (
 // only, which on some machines costs half a full clock read. A zero sent
 // makes the breaker read the clock in full.
 func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
-	c := &Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: make(chan struct{}, signals), index: -1}
-	c.ctx = callCtx{parent: ctx, deadline: deadline}
+	c := &Call{signal: make(chan struct{}, signals)}
+	c.Reset(ctx, msg, deadline, sent)
 	return c
 }
 
@@ -76,7 +76,7 @@ func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 // the context it was given, which lives in the call.
 func (c *Call) Reusable() bool { return c.spent && len(c.signal) == 0 }
 
-// Reset readies a reusable call for a new request, as NewCall would make it.
+// Reset readies a reusable call for a new request, keeping its channel.
 func (c *Call) Reset(ctx context.Context, msg any, deadline, sent time.Time) {
 	signal := c.signal
 	*c = Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: signal, index: -1}
@@ -182,18 +182,11 @@ func (c *Call) Withdraw() bool {
 // or after its breaker vanished, and answers it with err. It fails if an
 // answer was already given.
 func (c *Call) Expire(err error) bool {
-	if !c.expire() {
-		return false
-	}
-	c.deliver(Result{Err: err})
-	return true
-}
-
-func (c *Call) expire() bool {
 	if !c.status.CompareAndSwap(pending, expired) {
 		return false
 	}
 	c.ctx.cancel(context.DeadlineExceeded)
+	c.deliver(Result{Err: err})
 	return true
 }
 

@@ -20,7 +20,7 @@ const inlineTurns = 64
 // calls past its own deadline. System messages go first; a suspended
 // mailbox (a crash being handled) processes only system messages.
 //
-// Callers post to it directly (Post), not through protoactor's process
+// Callers post to it directly (PostUserMessage), not through protoactor's process
 // registry, so a call can never end in dead letters: once its breaker has
 // stopped for good the mailbox is closed, and every call still queued or
 // posted later is bounced back to its caller (Call.Take reports it), who
@@ -47,11 +47,10 @@ func NewMailbox() *Mailbox { return &Mailbox{} }
 
 var _ actor.Mailbox = (*Mailbox)(nil)
 
-// Post hands msg to the breaker, as a protoactor Send to its PID would,
-// without the process registry lookup. A *Call posted after the breaker
-// stopped is bounced; anything else is dropped, as protoactor would.
-func (m *Mailbox) Post(msg any) { m.PostUserMessage(msg) }
-
+// PostUserMessage hands msg to the breaker; callers use it directly, as a
+// protoactor Send to the breaker's PID would, without the process registry
+// lookup. A *Call posted after the breaker stopped is bounced; anything else
+// is dropped, as protoactor would.
 func (m *Mailbox) PostUserMessage(msg any) {
 	m.mu.Lock()
 	if m.closed {

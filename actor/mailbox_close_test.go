@@ -58,8 +58,8 @@ func TestClosedMailboxBouncesCallsPostedLaterAndDropsTheRest(t *testing.T) {
 	m.close()
 	// When a call and another message are posted to it
 	c := newPendingCall()
-	m.Post(c)
-	m.Post("late outcome")
+	m.PostUserMessage(c)
+	m.PostUserMessage("late outcome")
 	// Then the call is bounced at once, the other message dropped, and
 	// nothing processed or queued
 	require.Equal(t, Bounced, took(t, c))

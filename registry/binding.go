@@ -25,9 +25,10 @@ func NewBinding(pid *actor.PID, mb *tactor.Mailbox) *Binding {
 	return &Binding{PID: pid, mbox: mb, done: make(chan struct{})}
 }
 
-// Post hands msg to the breaker's mailbox (see tactor.Mailbox.Post): a
-// *tactor.Call is admitted or bounced, never lost.
-func (b *Binding) Post(msg any) { b.mbox.Post(msg) }
+// Post hands msg to the breaker's mailbox (see
+// tactor.Mailbox.PostUserMessage): a *tactor.Call is admitted or bounced,
+// never lost.
+func (b *Binding) Post(msg any) { b.mbox.PostUserMessage(msg) }
 
 // Done is closed when the actor has terminated.
 func (b *Binding) Done() <-chan struct{} { return b.done }
