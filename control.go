@@ -23,7 +23,7 @@ func (r *Registry) control(key string, ev state.EventKind) error {
 	if err != nil {
 		return err
 	}
-	_, err = r.tell(e, func(reply chan tactor.Snapshot) any { return &tactor.Control{Event: ev, Reply: reply} })
+	_, err = r.tell(e, func(reply chan tactor.Report) any { return &tactor.Control{Event: ev, Reply: reply} })
 	return err
 }
 
@@ -44,6 +44,6 @@ func (r *Registry) Update(key string, s Settings) error {
 	e.Config.Update(tactor.Rules{
 		Circuit: s.circuit(), CallTimeout: s.CallTimeout, Classify: s.classifier(), MaxInFlight: s.MaxInFlight,
 	})
-	_, err = r.tell(e, func(reply chan tactor.Snapshot) any { return &tactor.Reconfigure{Reply: reply} })
+	_, err = r.tell(e, func(reply chan tactor.Report) any { return &tactor.Reconfigure{Reply: reply} })
 	return err
 }

@@ -5,19 +5,24 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/tripwire-go/tripwire/registry"
 )
 
 // Factory makes the target and settings of a key on its first call; see
-// WithFactory.
-type Factory func(key string) (Target, Settings, error)
+// WithFactory. ctx carries the values of the call that started it and ends
+// when every call waiting for it has given up or the registry shuts down.
+type Factory func(ctx context.Context, key string) (Target, Settings, error)
 
 // WithFactory makes a call to an unknown (valid) key create its breaker with
-// f first — exactly once, however many callers arrive at the same moment;
-// they all wait for it. f runs on the first caller's goroutine. Its error
-// (or panic) fails the calls that waited for it, and the next call tries
-// again. State, Snapshot and the other non-call methods never create a key.
+// f first — exactly once per key, however many callers arrive at the same
+// moment. f runs on a goroutine of its own; every caller, the first
+// included, waits for it with its own deadline (the earlier of its context's
+// and DefaultCallTimeout after the call began: the key's CallTimeout is not
+// known yet), its context and Shutdown. Its error (or panic) fails the calls
+// that waited for it, and the next call tries again. State, Snapshot and the
+// other non-call methods never create a key.
 func WithFactory(f Factory) Option {
 	return optionFunc(func(o *options) error {
 		if f == nil {
@@ -28,44 +33,54 @@ func WithFactory(f Factory) Option {
 	})
 }
 
+// errNoWaiters ends a factory's context once every caller waiting for it
+// has given up.
+var errNoWaiters = errors.New("tripwire: every call waiting for the factory gave up")
+
 // flights holds the factory runs under way, one per key.
 type flights struct {
 	mu sync.Mutex
 	m  map[string]*flight
+	wg sync.WaitGroup
 }
 
+// flight is one run of the factory for a key.
 type flight struct {
-	done chan struct{}
-	err  error
+	done    chan struct{}
+	err     error // set before done is closed
+	waiters int   // guarded by flights.mu
+	cancel  context.CancelCauseFunc
 }
 
-// resolve finds key's entry, creating it through the factory if there is one.
-func (r *Registry) resolve(ctx context.Context, key string) (*registry.Entry, error) {
+// resolve finds key's entry, creating it through the factory if there is
+// one. A caller waits for the factory until deadline (zero: no bound but its
+// context), its context ends, or the registry shuts down.
+func (r *Registry) resolve(ctx context.Context, key string, deadline time.Time) (*registry.Entry, error) {
 	e, err := r.lookup(key)
 	if err == nil || r.factory == nil || !errors.Is(err, ErrUnknownKey) {
 		return e, err
 	}
-	r.flights.mu.Lock()
-	f, waiting := r.flights.m[key]
-	if !waiting {
-		if r.flights.m == nil {
-			r.flights.m = map[string]*flight{}
-		}
-		f = &flight{done: make(chan struct{})}
-		r.flights.m[key] = f
+	f, e, err := r.join(ctx, key)
+	if f == nil {
+		return e, err
 	}
-	r.flights.mu.Unlock()
-	if !waiting {
-		f.err = r.build(key)
-		r.flights.mu.Lock()
-		delete(r.flights.m, key)
-		r.flights.mu.Unlock()
-		close(f.done)
+	var expired <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		expired = t.C
 	}
 	select {
 	case <-f.done:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		r.leave(f)
+		return nil, contextError(ctx)
+	case <-expired:
+		r.leave(f)
+		return nil, fmt.Errorf("%w: waiting for the factory to create %q", ErrTimeout, key)
+	case <-r.stopping:
+		r.leave(f)
+		return nil, ErrShutdown
 	}
 	if f.err != nil {
 		return nil, f.err
@@ -73,20 +88,109 @@ func (r *Registry) resolve(ctx context.Context, key string) (*registry.Entry, er
 	return r.lookup(key)
 }
 
+// join returns the flight creating key, starting one if none is under way
+// and the key is still unknown, and counts the caller as its waiter. It
+// returns the entry instead if the key was created meanwhile. The key is
+// looked up again under the flights lock: a flight is removed only after its
+// key is registered, so no second flight can start for a key just made.
+func (r *Registry) join(ctx context.Context, key string) (*flight, *registry.Entry, error) {
+	r.flights.mu.Lock()
+	defer r.flights.mu.Unlock()
+	if r.closed.Load() {
+		return nil, nil, ErrShutdown
+	}
+	if e, ok := r.keys.Load(key); ok {
+		return nil, e, nil
+	}
+	f, ok := r.flights.m[key]
+	if !ok {
+		if r.flights.m == nil {
+			r.flights.m = map[string]*flight{}
+		}
+		var fctx context.Context
+		fctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+		f = &flight{done: make(chan struct{}), cancel: cancel}
+		r.flights.m[key] = f
+		r.flights.wg.Add(1)
+		go r.fly(fctx, key, f)
+	}
+	f.waiters++
+	return f, nil, nil
+}
+
+// fly runs the factory for key and registers what it made, then ends the
+// flight.
+func (r *Registry) fly(ctx context.Context, key string, f *flight) {
+	defer r.flights.wg.Done()
+	err := r.build(ctx, key)
+	r.flights.mu.Lock()
+	delete(r.flights.m, key)
+	f.err = err
+	r.flights.mu.Unlock()
+	f.cancel(context.Canceled)
+	close(f.done)
+}
+
+// leave uncounts a waiter that gave up; the last one out cancels the
+// factory's context.
+func (r *Registry) leave(f *flight) {
+	r.flights.mu.Lock()
+	defer r.flights.mu.Unlock()
+	if f.waiters--; f.waiters == 0 {
+		f.cancel(errNoWaiters)
+	}
+}
+
 // build runs the factory for key and registers what it made.
-func (r *Registry) build(key string) (err error) {
+func (r *Registry) build(ctx context.Context, key string) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("tripwire: factory for %q panicked: %v", key, p)
 		}
 	}()
-	t, s, err := r.factory(key)
+	t, s, err := r.factory(ctx, key)
 	if err != nil {
 		return fmt.Errorf("tripwire: factory for %q: %w", key, err)
 	}
 	err = r.Register(key, t, s)
 	if errors.Is(err, ErrDuplicateKey) {
-		return nil // registered by someone else meanwhile: use theirs
+		// Registered with Register by the program itself while the
+		// factory ran: the program's breaker serves the key.
+		return nil
+	}
+	return err
+}
+
+// stopFlights cancels the factory runs under way and waits for them until
+// ctx ends; their waiters have been released by Shutdown.
+func (r *Registry) stopFlights(ctx context.Context) error {
+	r.flights.mu.Lock()
+	for _, f := range r.flights.m {
+		f.cancel(ErrShutdown)
+	}
+	r.flights.mu.Unlock()
+	return waitFor(ctx, r.flights.wg.Wait)
+}
+
+// waitFor runs wait on a goroutine of its own and waits for it to return,
+// or for ctx to end.
+func waitFor(ctx context.Context, wait func()) error {
+	done := make(chan struct{})
+	go func() { wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// contextError is the error of a call whose context ended: ErrTimeout for
+// a deadline (it also matches context.DeadlineExceeded), else ctx.Err().
+func contextError(ctx context.Context) error {
+	err := ctx.Err()
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ErrTimeout
 	}
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/tripwire-go/tripwire"
@@ -23,12 +24,16 @@ func fuzzRegistry(f *testing.F) *tripwire.Registry {
 var okTarget = tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
 
 // validKey is the documented key rule, written apart from the library's:
-// 1 to 256 bytes of valid UTF-8 without C0 or C1 control characters or DEL.
+// 1 to 256 bytes of valid UTF-8 without invisible characters — the Unicode
+// categories Cc (C0, C1, DEL), Cf (format: U+200B, U+202E, U+FEFF, ...), Zl
+// and Zp (U+2028, U+2029).
 func validKey(key string) bool {
 	if key == "" || len(key) > tripwire.MaxKeyLen || !utf8.ValidString(key) {
 		return false
 	}
-	return !strings.ContainsFunc(key, func(r rune) bool { return r < 0x20 || (r >= 0x7f && r <= 0x9f) })
+	return !strings.ContainsFunc(key, func(r rune) bool {
+		return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
+	})
 }
 
 // FuzzKey checks Register's key validation: any string is either registered
@@ -41,7 +46,7 @@ func FuzzKey(f *testing.F) {
 		strings.Repeat("x", 256), strings.Repeat("x", 257),
 		strings.Repeat("é", 128), strings.Repeat("é", 128) + "a",
 		"a\x00b", "line\nbreak", "tab\t", "\x7f", "\u0085", "\u009f", "\u00a0",
-		"\u200b", "\u2028", "\ufeff", "日本語", "\xff", "a\xc3", "\xed\xa0\x80", "🔥",
+		"\u200b", "\u2028", "\u2029", "\ufeff", "\u202e", "ab\u00adc", "\u200d", "日本語", "\xff", "a\xc3", "\xed\xa0\x80", "🔥",
 	} {
 		f.Add(k)
 	}

@@ -1,16 +1,16 @@
 package tripwire
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
-	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/registry"
 )
 
-// askTimeout bounds Snapshot and Crash when a breaker cannot answer.
+// askTimeout bounds the inspection and control methods when a breaker does
+// not answer: they then fail with ErrTimeout. Breaker turns never block, so
+// it takes a process starved of CPU for seconds.
 const askTimeout = 5 * time.Second
 
 // Snapshot returns key's breaker state as the breaker itself reports it.
@@ -31,53 +31,38 @@ func (r *Registry) Snapshot(key string) (Snapshot, error) {
 }
 
 // Crash makes key's breaker panic, for resilience tests. It returns once a
-// fresh breaker serves the key: closed, with zero failures. Calls the
-// crashed breaker had in flight get ErrBreakerRestarted.
+// fresh breaker serves the key: closed, with zero failures. The calls the
+// crashed breaker had in flight carry over to it: they get their targets'
+// answers, which no longer count.
 func (r *Registry) Crash(key string) error {
 	e, err := r.lookup(key)
 	if err != nil {
 		return err
 	}
-	b, err := r.live(e)
-	if err != nil {
-		return err
-	}
-	r.sys.Root.Send(b.PID, &tactor.Crash{})
+	e.Mailbox.PostUserMessage(&tactor.Crash{})
 	_, err = r.ask(e)
 	return err
 }
 
-// ask sends a SnapshotRequest to the breaker serving e, following the key to
-// a new breaker if the one asked stops first.
+// ask reads the state of the breaker serving e.
 func (r *Registry) ask(e *registry.Entry) (tactor.Snapshot, error) {
-	return r.tell(e, func(reply chan tactor.Snapshot) any { return &tactor.SnapshotRequest{Reply: reply} })
+	return r.tell(e, func(reply chan tactor.Report) any { return &tactor.SnapshotRequest{Reply: reply} })
 }
 
-// tell sends the message msg builds to the breaker serving e and waits for
-// the snapshot it answers with, following the key to a new breaker if the
-// one told stops first.
-func (r *Registry) tell(e *registry.Entry, msg func(chan tactor.Snapshot) any) (tactor.Snapshot, error) {
+// tell posts the request msg builds to e's mailbox — waking the key if it
+// passivated — and waits for the breaker's report.
+func (r *Registry) tell(e *registry.Entry, msg func(chan tactor.Report) any) (tactor.Snapshot, error) {
+	reply := make(chan tactor.Report, 1)
+	e.Mailbox.PostUserMessage(msg(reply))
 	timeout := time.NewTimer(askTimeout)
 	defer timeout.Stop()
-	for {
-		b, err := r.live(e)
-		if err != nil {
-			return tactor.Snapshot{}, err
-		}
-		reply := make(chan tactor.Snapshot, 1)
-		r.sys.Root.Send(b.PID, msg(reply))
-		select {
-		case s := <-reply:
-			return s, nil
-		case <-b.Done():
-			if e.Binding() == b && !errors.Is(b.Err(), errs.ErrPassivated) {
-				return tactor.Snapshot{}, b.Err()
-			}
-		case <-r.stopping:
-			return tactor.Snapshot{}, ErrShutdown
-		case <-timeout.C:
-			return tactor.Snapshot{}, fmt.Errorf("%w: breaker %q did not answer in %v", ErrTimeout, e.Key, askTimeout)
-		}
+	select {
+	case rep := <-reply:
+		return rep.Snapshot, rep.Err
+	case <-r.stopping:
+		return tactor.Snapshot{}, ErrShutdown
+	case <-timeout.C:
+		return tactor.Snapshot{}, fmt.Errorf("%w: breaker %q did not answer in %v", ErrTimeout, e.Key, askTimeout)
 	}
 }
 

@@ -40,7 +40,7 @@ func breakerOf(t *testing.T, sys *actor.ActorSystem, reg *Registry, key string) 
 	t.Helper()
 	e, err := reg.lookup(key)
 	require.NoError(t, err)
-	pid := e.Binding().PID
+	pid := e.PID()
 	proc, ok := sys.ProcessRegistry.GetLocal(pid.Id)
 	require.True(t, ok, "breaker %s not found", pid.Id)
 	return pid, proc

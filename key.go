@@ -9,6 +9,8 @@ import (
 // MaxKeyLen is the longest key, in bytes.
 const MaxKeyLen = 256
 
+// validateKey refuses a key that is empty, over MaxKeyLen bytes, not valid
+// UTF-8, or holds an invisible character (see invisible).
 func validateKey(key string) error {
 	switch {
 	case key == "":
@@ -19,9 +21,17 @@ func validateKey(key string) error {
 		return fmt.Errorf("%w: not valid UTF-8", ErrInvalidKey)
 	}
 	for _, r := range key {
-		if unicode.IsControl(r) {
-			return fmt.Errorf("%w: control character %U", ErrInvalidKey, r)
+		if invisible(r) {
+			return fmt.Errorf("%w: invisible character %U", ErrInvalidKey, r)
 		}
 	}
 	return nil
+}
+
+// invisible reports whether r would make a key that reads like another one
+// in a log line or on a dashboard: a control character, a format character
+// (zero-width spaces and joiners, bidirectional overrides such as U+202E, the
+// soft hyphen, the byte-order mark) or a line or paragraph separator.
+func invisible(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }

@@ -51,10 +51,10 @@ func (r *Registry) Register(key string, target Target, s Settings) error {
 }
 
 func (r *Registry) validateTarget(t Target) (targetSpec, error) {
-	if t == nil {
-		return targetSpec{}, fmt.Errorf("%w: nil Target", ErrInvalidTarget)
+	spec, ok := specOf(t)
+	if !ok {
+		return spec, fmt.Errorf("%w: nil Target", ErrInvalidTarget)
 	}
-	spec := t.target()
 	switch {
 	case spec.grain != nil:
 		g, err := r.grainTarget(spec.grain)
@@ -72,6 +72,21 @@ func (r *Registry) validateTarget(t Target) (targetSpec, error) {
 		return spec, fmt.Errorf("%w: %s is this registry's own actor", ErrInvalidTarget, spec.pid.Id)
 	}
 	return spec, nil
+}
+
+// specOf returns what t describes. Only this package's targets implement
+// Target, but a program's type may embed one: a nil embedded Target, or a nil
+// pointer to such a type, is no target (and calling through it panics).
+func specOf(t Target) (spec targetSpec, ok bool) {
+	if t == nil {
+		return spec, false
+	}
+	defer func() {
+		if recover() != nil {
+			spec, ok = targetSpec{}, false
+		}
+	}()
+	return t.target(), true
 }
 
 // isOwn reports whether pid is the registry's supervisor or one of its breakers.

@@ -35,6 +35,8 @@ type Registry struct {
 
 	closed   atomic.Bool
 	stopping chan struct{} // closed when Shutdown begins
+	down     chan struct{} // closed when Shutdown is done; downErr is then set
+	downErr  error
 	// life guards requests against Shutdown's Wait.
 	life     sync.RWMutex
 	requests sync.WaitGroup

@@ -2,7 +2,9 @@ package tripwire
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -13,7 +15,9 @@ import (
 // Request is Call for an actor: it returns at once, and the actor behind
 // actx later receives exactly one *Reply with the outcome. Bad input (a nil
 // context, an invalid or unknown key, a registry shut down) is returned as an
-// error and then no Reply is sent.
+// error and then no Reply is sent. With WithFactory, a key that does not
+// exist yet is created off the actor's goroutine, and what the factory
+// returns (its error, too) arrives in the Reply.
 func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 	if actx == nil {
 		return ErrNilContext
@@ -22,9 +26,12 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 	if self == nil {
 		return fmt.Errorf("%w: actor context without a Self PID", ErrNilContext)
 	}
-	e, err := r.resolve(context.Background(), key)
+	e, err := r.lookup(key)
 	if err != nil {
-		return err
+		if r.factory == nil || !errors.Is(err, ErrUnknownKey) {
+			return err
+		}
+		return r.request(self, key, msg, func() (any, error) { return r.create(key, msg) })
 	}
 	if err := r.checkMessage(&e.Config.Target, msg); err != nil {
 		return err
@@ -38,26 +45,56 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 		r.reject(e, self, msg, ErrOverloaded)
 		return nil
 	}
+	err = r.request(self, key, msg, func() (any, error) {
+		return r.forward(context.Background(), e, msg, callTimeout, max, time.Time{})
+	})
+	if err != nil {
+		e.Cell().Done(max)
+	}
+	return err
+}
+
+// request runs call on a goroutine of its own and replies its answer to
+// self. Shutdown waits for it.
+func (r *Registry) request(self *actor.PID, key string, msg any, call func() (any, error)) error {
 	r.life.RLock()
 	defer r.life.RUnlock()
 	if r.closed.Load() {
-		e.Cell().Done(max)
 		return ErrShutdown
 	}
 	r.requests.Add(1)
 	go func() {
 		defer r.requests.Done()
-		defer e.Cell().Done(max)
-		v, err := r.forward(context.Background(), e, msg, callTimeout)
+		v, err := call()
 		r.sys.Root.Send(self, &Reply{Key: key, Request: msg, Value: v, Err: err})
 	}()
 	return nil
 }
 
+// create is a request to a key the factory has yet to make: it waits for
+// the factory as Call does, then calls the key.
+func (r *Registry) create(key string, msg any) (any, error) {
+	ctx := context.Background()
+	start := time.Now()
+	e, err := r.resolve(ctx, key, start.Add(DefaultCallTimeout))
+	if err != nil {
+		return nil, err
+	}
+	if oe := e.Cell().Rejection(); oe != nil {
+		r.observeRejection(e)
+		return nil, oe
+	}
+	return r.admitted(ctx, e, msg, start)
+}
+
 // reject answers a request at once, as the breaker would have.
 func (r *Registry) reject(e *registry.Entry, self *actor.PID, msg any, err error) {
+	r.observeRejection(e)
+	r.sys.Root.Send(self, &Reply{Key: e.Key, Request: msg, Err: err})
+}
+
+func (r *Registry) observeRejection(e *registry.Entry) {
 	if e.Meter != nil {
 		e.Meter.Call(context.Background(), observe.Rejected, 0)
 	}
-	r.sys.Root.Send(self, &Reply{Key: e.Key, Request: msg, Err: err})
 }

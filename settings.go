@@ -165,6 +165,9 @@ func validateWindow(w Window) error {
 		return fmt.Errorf("Window.MinCalls %d is negative", w.MinCalls)
 	case w.Size > 0 && w.MinCalls > w.Size:
 		return fmt.Errorf("Window.MinCalls %d is over its Size %d: it could never trip", w.MinCalls, w.Size)
+	case w.Period > 0 && int64(w.MinCalls) > state.MaxBucketCalls*int64(bucketsOf(w)):
+		return fmt.Errorf("Window.MinCalls %d is over what its buckets can count (%d each): it could never trip",
+			w.MinCalls, state.MaxBucketCalls)
 	case math.IsNaN(w.FailureRate) || w.FailureRate < 0 || w.FailureRate > 1:
 		return fmt.Errorf("Window.FailureRate %v is outside 0..1", w.FailureRate)
 	case w.Size == 0 && w.Period == 0 && (w.Buckets != 0 || w.MinCalls != 0 || w.FailureRate != 0):
@@ -173,6 +176,14 @@ func validateWindow(w Window) error {
 		return fmt.Errorf("Window.Period %v is shorter than its %d buckets", w.Period, w.Buckets)
 	}
 	return nil
+}
+
+// bucketsOf is the number of buckets of a time window, with its default.
+func bucketsOf(w Window) int {
+	if w.Buckets == 0 {
+		return DefaultBuckets
+	}
+	return w.Buckets
 }
 
 func validateBackoff(b Backoff) error {

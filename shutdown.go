@@ -2,66 +2,60 @@ package tripwire
 
 import (
 	"context"
+	"errors"
 
 	"github.com/tripwire-go/tripwire/registry"
 )
 
 // Shutdown stops every breaker, worker and timer of the registry. Calls in
 // flight get ErrShutdown, and so does every later call. If Start created the
-// actor system, Shutdown stops it too. A second Shutdown does nothing. It
-// returns ctx.Err() if ctx ends before a worker stuck in a target that
-// ignores its context has returned.
+// actor system, Shutdown stops it too. Every Shutdown, the first and any
+// made meanwhile or later, returns once the registry is shut down, or with
+// ctx.Err() when ctx ends first — as it does while a worker is stuck in a
+// target that ignores its context (the shutdown goes on, and completes once
+// the target returns).
+//
+// Shutdown waits for the registry's own goroutines, among them the one that
+// runs Subscribe callbacks (and the actor system's EventStream handlers):
+// called from one of those, or from a target, with a context that never
+// ends, it waits for itself forever.
 func (r *Registry) Shutdown(ctx context.Context) error {
 	if ctx == nil {
 		return ErrNilContext
 	}
-	first := false
-	r.once.Do(func() { first = true })
-	if !first {
-		return nil
-	}
-	r.life.Lock()
-	r.closed.Store(true)
-	close(r.stopping)
-	r.life.Unlock()
-
-	stopped := make(chan error, 1)
-	go func() { stopped <- r.sys.Root.PoisonFuture(r.sup).Wait() }()
-	var err error
-	select {
-	case err = <-stopped:
-	case <-ctx.Done():
-		err = ctx.Err()
-	}
-	r.keys.Range(func(e *registry.Entry) bool {
-		if b := e.Binding(); b != nil {
-			b.Close(ErrShutdown)
-		}
-		return true
+	r.once.Do(func() {
+		r.life.Lock()
+		r.closed.Store(true)
+		close(r.stopping)
+		r.life.Unlock()
+		go r.teardown()
 	})
-	r.keys.Clear()
-	if herr := r.hub.Close(ctx); err == nil {
-		err = herr
-	}
-	if perr := r.pool.Close(ctx); err == nil {
-		err = perr
-	}
-	if werr := r.waitRequests(ctx); err == nil {
-		err = werr
-	}
-	if r.ownSys {
-		r.sys.Shutdown()
-	}
-	return err
-}
-
-func (r *Registry) waitRequests(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() { r.requests.Wait(); close(done) }()
 	select {
-	case <-done:
-		return nil
+	case <-r.down:
+		return r.downErr
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// teardown is the work of Shutdown, done once; closing r.down ends it.
+func (r *Registry) teardown() {
+	defer close(r.down)
+	err := r.sys.Root.PoisonFuture(r.sup).Wait()
+	r.keys.Range(func(e *registry.Entry) bool {
+		e.Cell().SettleOrphans(ErrShutdown)
+		e.Mailbox.Discard(ErrShutdown)
+		return true
+	})
+	r.keys.Clear()
+	ctx := context.Background()
+	err = errors.Join(err,
+		r.stopFlights(ctx),
+		r.hub.Close(ctx),
+		r.pool.Close(ctx),
+		waitFor(ctx, r.requests.Wait))
+	if r.ownSys {
+		r.sys.Shutdown()
+	}
+	r.downErr = err
 }

@@ -21,7 +21,8 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Registry{sys: system, log: o.logger, factory: o.factory, stopping: make(chan struct{})}
+	r := &Registry{sys: system, log: o.logger, factory: o.factory,
+		stopping: make(chan struct{}), down: make(chan struct{})}
 	if system == nil {
 		r.sys, r.ownSys = NewActorSystem(o.logger), true
 	}

@@ -2,11 +2,11 @@ package actor
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"github.com/asynkron/protoactor-go/scheduler"
 	"go.uber.org/zap"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
@@ -23,20 +23,20 @@ type breaker struct {
 	log     *zap.Logger
 	circuit state.Circuit
 	fx      []state.Effect
-	timers  *scheduler.TimerScheduler
 
 	inflight deadlines
 	// the one timer armed at the earliest deadline, and its tag
-	tickCancel scheduler.CancelFunc
+	tickCancel func() bool
 	tickAt     time.Time
 	tickSeq    uint64
 
-	recoveryCancel scheduler.CancelFunc
+	recoveryCancel func() bool
 	watching       bool      // the actor target is watched
 	lastActive     time.Time // last admission or outcome, for IdleTimeout
 	idleSeq        uint64
-	idleCancel     scheduler.CancelFunc
-	episode        time.Time // when the circuit last left closed
+	idleCancel     func() bool
+	episode        time.Time   // when the circuit last left closed
+	sender         task.Sender // how asks reach the actor target without blocking the turn
 }
 
 // Receive handles one message; it never blocks. The call path's messages
@@ -54,17 +54,17 @@ func (b *breaker) Receive(ctx actor.Context) {
 	case *recoveryTimer:
 		b.step(ctx, state.Event{Kind: state.TimerFired, Gen: m.Gen}, time.Now())
 	case *SnapshotRequest:
-		m.Reply <- b.snapshot()
+		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Control:
 		b.step(ctx, state.Event{Kind: m.Event, Rand: rand.Float64()}, time.Now())
-		m.Reply <- b.snapshot()
+		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Reconfigure:
 		b.rules = b.cfg.rules()
 		b.circuit.Reconfigure(b.rules.Circuit)
 		st := b.circuit.State
 		b.announce(state.Effect{Kind: state.Transition, Gen: b.circuit.Gen, From: st, To: st, Reason: ReasonUpdated}, time.Now())
 		b.publishRejecting()
-		m.Reply <- b.snapshot()
+		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Crash:
 		panic("tripwire: injected crash of breaker " + b.cfg.Key)
 	case *idleCheck:
@@ -78,11 +78,12 @@ func (b *breaker) Receive(ctx actor.Context) {
 	case *actor.Restarting:
 		b.stop(errs.ErrBreakerRestarted)
 	case *actor.Stopping:
+		b.unwatch(ctx)
 		b.stop(b.cfg.Cell.StopError())
 	case *actor.Stopped:
-		// Calls posted from now on, or still queued, were never seen:
-		// their callers follow the key to its next breaker.
-		b.mbox.close()
+		// What is posted from now on waits for the supervisor's verdict:
+		// the key's next breaker, sleep, or its end.
+		b.mbox.stopped()
 	}
 }
 
@@ -107,10 +108,13 @@ func (b *breaker) start(ctx actor.Context) {
 	b.mbox.direct = b // this incarnation takes the call path's turns now
 	b.rules = b.cfg.rules()
 	b.circuit = state.New(b.rules.Circuit, b.cfg.Cell.nextIncarnation())
-	b.timers = scheduler.NewTimerScheduler(ctx)
 	b.cfg.Cell.rejection.Store(nil)
 	b.watch(ctx)
 	b.lastActive = time.Now()
+	for _, c := range b.cfg.Cell.adopt() {
+		b.inflight.add(c) // admitted earlier: its outcome changes nothing here
+	}
+	b.armTick(ctx, b.lastActive)
 	b.armIdle(ctx, b.cfg.IdleTimeout)
 	if prev := b.cfg.Cell.State(); prev != state.Closed {
 		// The crashed incarnation was not closed: this is a state change too.
@@ -119,18 +123,28 @@ func (b *breaker) start(ctx actor.Context) {
 	}
 }
 
-// stop answers every call in flight with err and cancels the timers; it runs
-// on the old instance before a restart and before a stop.
+// stop cancels the timers and ends the calls in flight; it runs on the old
+// instance before a restart and before a stop. After a crash (err is
+// ErrBreakerRestarted) the calls carry over to the breaker that follows, so
+// their targets' answers still reach their callers; otherwise (the key is
+// unregistered, the registry shuts down) each is answered with err.
 func (b *breaker) stop(err error) {
-	for _, c := range b.inflight {
-		c.index = -1
-		b.release(c)
-		c.ctx.cancel(context.Canceled)
-		c.Settle(Result{Err: err})
+	if errors.Is(err, errs.ErrBreakerRestarted) {
+		for _, c := range b.inflight {
+			c.index = -1
+		}
+		b.cfg.Cell.orphan(b.inflight)
+	} else {
+		for _, c := range b.inflight {
+			c.index = -1
+			c.abandon()
+			c.ctx.cancel(context.Canceled)
+			c.Settle(Result{Err: err})
+		}
 	}
 	b.inflight = nil
 	b.cancelTick()
-	for _, cancel := range []scheduler.CancelFunc{b.recoveryCancel, b.idleCancel} {
+	for _, cancel := range []func() bool{b.recoveryCancel, b.idleCancel} {
 		if cancel != nil {
 			cancel()
 		}
@@ -195,6 +209,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 	}
 	b.inflight.add(c)
 	b.armTick(ctx, now)
+	c.engage() // the target's hold on the call, until it is done with it
 	if fn := b.cfg.Target.Func; fn != nil {
 		c.job = task.Job{
 			Ctx: &c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
@@ -204,13 +219,19 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 		return
 	}
 	c.ask = &c.asker
-	c.ask.Start(b.cfg.Pool.Replies(), b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.rules.Classify)
+	c.ask.Start(b.cfg.Pool, &b.sender, b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.rules.Classify)
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {
 	c, ok := o.Token.(*Call)
-	if !ok || !b.inflight.remove(c) {
-		return // late: timed out, withdrawn, or admitted by an earlier incarnation
+	if !ok {
+		return
+	}
+	if !b.inflight.remove(c) {
+		// Late (timed out, withdrawn: Settle then fails), or a call a crash
+		// left in flight before this incarnation took it over.
+		c.Settle(Result{Value: o.Value, Err: o.Err})
+		return
 	}
 	kind := state.Succeeded
 	switch {
@@ -238,18 +259,10 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	if !b.inflight.remove(c) {
 		return
 	}
-	b.release(c)
+	c.abandon()
 	c.ctx.cancel(context.Canceled)
 	b.lastActive = time.Now()
 	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, b.lastActive)
-}
-
-// release frees what the data plane holds for c; a late reply is then ignored.
-func (b *breaker) release(c *Call) {
-	if c.ask != nil {
-		c.ask.Abandon()
-		c.ask = nil
-	}
 }
 
 // step feeds ev to the circuit and carries out the effects.
@@ -265,7 +278,7 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 			if b.recoveryCancel != nil {
 				b.recoveryCancel()
 			}
-			b.recoveryCancel = b.timers.SendOnce(e.After, ctx.Self(), &recoveryTimer{Gen: e.Gen})
+			b.recoveryCancel = b.after(e.After, &recoveryTimer{Gen: e.Gen})
 		}
 	}
 	b.publishRejecting()

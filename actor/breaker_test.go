@@ -103,9 +103,9 @@ func answer(c *Call) Result {
 }
 
 func (r *rig) snapshot() Snapshot {
-	reply := make(chan Snapshot, 1)
+	reply := make(chan Report, 1)
 	r.sys.Root.Send(r.pid, &SnapshotRequest{Reply: reply})
-	return <-reply
+	return (<-reply).Snapshot
 }
 
 // trip fails threshold calls, so the breaker opens now.
@@ -122,7 +122,8 @@ func (r *rig) crash() {
 	r.sys.Root.Send(r.pid, &Crash{})
 	s := r.snapshot()
 	require.Equal(r.t, before+1, r.cfg.Cell.incarnation.Load(), "the breaker did not restart")
-	require.Equal(r.t, Snapshot{State: state.Closed}, s)
+	require.Equal(r.t, state.Closed, s.State)
+	require.Zero(r.t, s.Failures)
 }
 
 // unanswered reports whether c is still unanswered.
@@ -170,12 +171,13 @@ func TestStaleRecoveryTimerAfterRestartIsIgnored(t *testing.T) {
 
 func TestStaleOutcomeAfterRestartIsIgnored(t *testing.T) {
 	inBubble(t, func(t *testing.T, r *rig) {
-		// Given a call hung in the target when the breaker crashed
+		// Given a call hung in the target when the breaker crashed: it
+		// carries over to the new incarnation, still unanswered
 		oldGate := make(chan struct{})
 		old := r.send(oldGate)
 		synctest.Wait()
 		r.crash()
-		require.ErrorIs(t, answer(old).Err, errs.ErrBreakerRestarted)
+		require.True(t, unanswered(old))
 
 		// And, in the new incarnation, one failure short of opening, with
 		// another call in flight
@@ -183,14 +185,16 @@ func TestStaleOutcomeAfterRestartIsIgnored(t *testing.T) {
 		newGate := make(chan struct{})
 		inflight := r.send(newGate)
 		synctest.Wait()
-		require.Equal(t, Snapshot{State: state.Closed, Failures: 1, InFlight: 1}, r.snapshot())
+		require.Equal(t, Snapshot{State: state.Closed, Failures: 1, InFlight: 2}, r.snapshot())
 
 		// When the old call's target fails at last
 		close(oldGate)
 		synctest.Wait()
 
-		// Then its outcome changes nothing: still closed, one failure, the
-		// other call still in flight and unanswered
+		// Then its caller gets the target's answer, and it changes nothing:
+		// still closed, one failure, the other call still in flight and
+		// unanswered
+		require.ErrorIs(t, answer(old).Err, errBoom)
 		require.Equal(t, Snapshot{State: state.Closed, Failures: 1, InFlight: 1}, r.snapshot())
 		require.True(t, unanswered(inflight))
 		close(newGate)
@@ -229,43 +233,52 @@ func TestWithdrawInHalfOpenFreesTheProbe(t *testing.T) {
 }
 
 func TestStopAnswersCallsInFlight(t *testing.T) {
-	tests := []struct {
-		name   string
-		retire error // set on the cell before the stop; nil: a crash-restart
-		want   error
-	}{
-		{"Restarting answers ErrBreakerRestarted", nil, errs.ErrBreakerRestarted},
-		{"Stopping answers the cell's stop error", errs.ErrShutdown, errs.ErrShutdown},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			inBubble(t, func(t *testing.T, r *rig) {
-				// Given two calls hung in the target
-				gate := make(chan struct{})
-				defer close(gate)
-				calls := []*Call{r.send(gate), r.send(gate)}
-				synctest.Wait()
-				require.Equal(t, 2, r.snapshot().InFlight)
-				start := time.Now()
+	inBubble(t, func(t *testing.T, r *rig) {
+		// Given two calls hung in the target
+		gate := make(chan struct{})
+		defer close(gate)
+		calls := []*Call{r.send(gate), r.send(gate)}
+		synctest.Wait()
+		require.Equal(t, 2, r.snapshot().InFlight)
+		start := time.Now()
 
-				// When the breaker crashes, or is stopped after being retired
-				if tt.retire == nil {
-					r.crash()
-				} else {
-					r.cfg.Cell.Retire(tt.retire)
-					require.NoError(t, r.sys.Root.StopFuture(r.pid).Wait())
-				}
+		// When the breaker is stopped after being retired (unregistered)
+		r.cfg.Cell.Retire(errs.ErrShutdown)
+		require.NoError(t, r.sys.Root.StopFuture(r.pid).Wait())
 
-				// Then each gets that error at once, exactly once
-				for _, c := range calls {
-					require.ErrorIs(t, answer(c).Err, tt.want)
-					require.False(t, c.Settle(Result{}), "a call was answered twice")
-				}
-				require.Zero(t, time.Since(start))
-				if tt.retire == nil {
-					require.Equal(t, Snapshot{State: state.Closed}, r.snapshot())
-				}
-			})
-		})
-	}
+		// Then each gets the cell's stop error at once, exactly once
+		for _, c := range calls {
+			require.ErrorIs(t, answer(c).Err, errs.ErrShutdown)
+			require.False(t, c.Settle(Result{}), "a call was answered twice")
+		}
+		require.Zero(t, time.Since(start))
+	})
+}
+
+func TestCrashCarriesCallsInFlightOver(t *testing.T) {
+	inBubble(t, func(t *testing.T, r *rig) {
+		// Given two calls hung in the target
+		gates := []chan struct{}{make(chan struct{}), make(chan struct{})}
+		calls := []*Call{r.send(gates[0]), r.send(gates[1])}
+		synctest.Wait()
+		require.Equal(t, 2, r.snapshot().InFlight)
+
+		// When the breaker crashes
+		r.crash()
+
+		// Then the calls are still in flight, in the new incarnation
+		require.Equal(t, Snapshot{State: state.Closed, InFlight: 2}, r.snapshot())
+		for _, c := range calls {
+			require.True(t, unanswered(c))
+		}
+		// and each gets its target's answer when it comes (both fail, one
+		// short of the threshold's two), exactly once; they count for
+		// nothing: the circuit stays closed with no failures
+		for i, c := range calls {
+			close(gates[i])
+			require.ErrorIs(t, answer(c).Err, errBoom)
+			require.False(t, c.Settle(Result{}), "a call was answered twice")
+		}
+		require.Equal(t, Snapshot{State: state.Closed}, r.snapshot())
+	})
 }

@@ -9,25 +9,32 @@ import (
 	"github.com/tripwire-go/tripwire/task"
 )
 
-// Call is one caller's request, sent by the caller to a breaker. It carries its
-// own reply channel; whoever settles it first (breaker, supervisor, or the
-// caller withdrawing or giving up) wins, so the caller gets exactly one answer.
+// Call is one caller's request, posted by the caller to its key's Mailbox. It
+// carries its own reply channel; whoever settles it first (the breaker, the
+// supervisor, a discarded mailbox, or the caller withdrawing or giving up)
+// wins, so the caller gets exactly one answer.
 type Call struct {
 	Ctx      context.Context
 	Msg      any
 	Deadline time.Time
 
-	// signal carries at most one courier delivery or bounce, and one
-	// answer, so no sender ever blocks; the values themselves are in
-	// courier, bounced and result (written before the signal, read after it).
+	// signal carries at most one courier delivery and one answer, so no
+	// sender ever blocks; the values themselves are in courier and result
+	// (written before the signal, read after it).
 	signal  chan struct{}
 	courier atomic.Pointer[task.Ask]
-	bounced atomic.Bool
 	result  Result
 	status  atomic.Int32
 	ctx     callCtx
 
 	sent time.Time // when the caller sent it, if it said
+
+	// hold counts who still keeps the call in flight for MaxInFlight: its
+	// caller until it has its answer, and the target until it is done with
+	// it; the last to let go frees the key's slot (see Hold).
+	hold  atomic.Int32
+	cell  *Cell
+	limit int
 
 	// spent: answered by its breaker from its ask's outcome, after which
 	// nothing but the caller refers to the call (see Reusable). Written
@@ -67,6 +74,33 @@ func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	return c
 }
 
+// Hold makes the call occupy one of cell's MaxInFlight slots (limit, as
+// Cell.Admit counted it) until both its caller has released it and its
+// target is done with it: a target that outlives its call's answer (a crash
+// of the breaker, a deadline the target ignores) keeps its slot, so the calls
+// running in a target never exceed MaxInFlight.
+func (c *Call) Hold(cell *Cell, limit int) {
+	if limit > 0 {
+		c.cell, c.limit = cell, limit
+		c.hold.Store(1)
+	}
+}
+
+// Release lets go of the call, once by its caller after the answer and once
+// by the data plane when the target is done with it (task.Releaser).
+func (c *Call) Release() {
+	if c.cell != nil && c.hold.Add(-1) == 0 {
+		c.cell.Done(c.limit)
+	}
+}
+
+// engage counts the target's hold on a call the breaker forwards.
+func (c *Call) engage() {
+	if c.cell != nil {
+		c.hold.Add(1)
+	}
+}
+
 // Reusable reports, once the caller has taken the answer, whether nothing
 // but the caller refers to c any more, so that Reset may ready it for
 // another request: its breaker answered it from its actor target's reply
@@ -96,13 +130,12 @@ func (c *Call) now() time.Time {
 // monotonic reading (it came from time.Now).
 func since(t time.Time) time.Time { return t.Add(time.Since(t)) }
 
-// signals is the room in a call's channel: a courier delivery or a bounce
-// (never both: a bounced call was never admitted), plus the answer, plus
-// one spare so that no sender could ever block.
-const signals = 3
+// signals is the room in a call's channel: a courier delivery and the
+// answer, so that no sender ever blocks.
+const signals = 2
 
-// Signal receives once for a courier outcome, once for each bounce and once
-// for the answer; after each receive, Take says which it was.
+// Signal receives once for a courier outcome and once for the answer; after
+// each receive, Take says which it was.
 func (c *Call) Signal() <-chan struct{} { return c.signal }
 
 // Got is what one receive from Signal brought.
@@ -112,31 +145,18 @@ const (
 	// Answer: the call's answer.
 	Answer Got = iota
 	// Courier: the answered ask of an actor target, whose Outcome the
-	// caller must post to its breaker.
+	// caller must post to its key's mailbox.
 	Courier
-	// Bounced: the breaker stopped for good before it took the call; the
-	// caller should follow the key to its next breaker.
-	Bounced
 )
 
 // Take returns, after a receive from Signal, what that receive brought: the
-// call's answer, the ask of an actor target whose Outcome the caller must
-// post to its breaker, or a bounce.
+// call's answer, or the ask of an actor target whose Outcome the caller must
+// post to its key's mailbox.
 func (c *Call) Take() (got Got, answer Result, courier *task.Ask) {
 	if o := c.courier.Swap(nil); o != nil {
 		return Courier, Result{}, o
 	}
-	if c.bounced.Swap(false) {
-		return Bounced, Result{}, nil
-	}
 	return Answer, c.result, nil
-}
-
-// bounce tells the caller that the breaker it posted the call to stopped
-// before taking it. Each post ends in exactly one admission or one bounce.
-func (c *Call) bounce() {
-	c.bounced.Store(true)
-	c.signal <- struct{}{}
 }
 
 // Deliver hands the answered ask of an actor target to the caller, whose
@@ -179,8 +199,7 @@ func (c *Call) Withdraw() bool {
 }
 
 // Expire marks the call as given up by its caller at deadline plus grace,
-// or after its breaker vanished, and answers it with err. It fails if an
-// answer was already given.
+// and answers it with err. It fails if an answer was already given.
 func (c *Call) Expire(err error) bool {
 	if !c.status.CompareAndSwap(pending, expired) {
 		return false
@@ -188,6 +207,15 @@ func (c *Call) Expire(err error) bool {
 	c.ctx.cancel(context.DeadlineExceeded)
 	c.deliver(Result{Err: err})
 	return true
+}
+
+// abandon frees what the data plane holds for the call's ask; a late reply
+// is then ignored.
+func (c *Call) abandon() {
+	if c.ask != nil {
+		c.ask.Abandon()
+		c.ask = nil
+	}
 }
 
 // wasWithdrawn reports whether the caller withdrew the call (it then counts

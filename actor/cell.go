@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"context"
 	"sync/atomic"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
@@ -18,6 +19,9 @@ type Cell struct {
 	restarts    atomic.Int64
 	incarnation atomic.Uint64
 	stopErr     atomic.Pointer[error]
+	// orphans are the calls a crashed breaker had in flight, handed to the
+	// breaker that follows it (see SettleOrphans).
+	orphans atomic.Pointer[[]*Call]
 }
 
 // NewCell returns a cell publishing Closed.
@@ -77,4 +81,33 @@ func (c *Cell) StopError() error {
 		return *p
 	}
 	return errs.ErrBreakerRestarted
+}
+
+// orphan hands the calls in flight of a breaker that crashed to the breaker
+// that follows it: their targets are still running, and their answers still
+// reach their callers (their outcomes no longer count: they were admitted in
+// an earlier incarnation). Nothing is lost by a crash but the counting.
+func (c *Cell) orphan(calls []*Call) {
+	if len(calls) > 0 {
+		c.orphans.Store(&calls)
+	}
+}
+
+// adopt takes the calls the breaker before this one left in flight.
+func (c *Cell) adopt() []*Call {
+	if p := c.orphans.Swap(nil); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// SettleOrphans answers with err the calls a crashed breaker left in flight
+// when no breaker follows it (the key was unregistered, or the registry
+// shut down meanwhile). Only the supervisor calls it.
+func (c *Cell) SettleOrphans(err error) {
+	for _, call := range c.adopt() {
+		call.abandon()
+		call.ctx.cancel(context.Canceled)
+		call.Settle(Result{Err: err})
+	}
 }

@@ -23,7 +23,7 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 	for c := b.inflight.earliest(); c != nil && !now.Before(c.Deadline); c = b.inflight.earliest() {
 		expired = true
 		b.inflight.remove(c)
-		b.release(c)
+		c.abandon()
 		c.ctx.cancel(context.DeadlineExceeded)
 		kind := state.Failed
 		claimed := c.claim()
@@ -50,8 +50,7 @@ func (b *breaker) armTick(ctx actor.Context, now time.Time) {
 	b.cancelTick()
 	b.tickSeq++
 	b.tickAt = c.Deadline
-	b.tickCancel = b.timers.SendOnce(c.Deadline.Sub(now), ctx.Self(),
-		&deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: b.tickSeq})
+	b.tickCancel = b.after(c.Deadline.Sub(now), &deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: b.tickSeq})
 }
 
 func (b *breaker) cancelTick() {

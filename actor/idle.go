@@ -15,7 +15,7 @@ func (b *breaker) armIdle(ctx actor.Context, d time.Duration) {
 		return
 	}
 	b.idleSeq++
-	b.idleCancel = b.timers.SendOnce(d, ctx.Self(), &idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: b.idleSeq})
+	b.idleCancel = b.after(d, &idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: b.idleSeq})
 }
 
 // checkIdle stops a closed, unforced breaker with nothing in flight that has
@@ -28,10 +28,13 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	now := time.Now()
 	idle := now.Sub(b.lastActive)
 	c := &b.circuit
-	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 && idle >= b.cfg.IdleTimeout {
+	// A call queued behind this turn is activity too: never passivate with
+	// one waiting (its caller would have to wake the key again).
+	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 &&
+		idle >= b.cfg.IdleTimeout && b.mbox.UserMessageCount() == 0 {
 		b.cfg.Cell.passivated.Store(true)
 		b.log.Debug("breaker passivated", zap.Duration("idle", idle))
-		ctx.Stop(ctx.Self())
+		ctx.Stop(copyOf(ctx.Self()))
 		return
 	}
 	wait := b.cfg.IdleTimeout - idle

@@ -5,34 +5,45 @@ import (
 	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire/task"
 )
 
 // inlineTurns is how many messages a sender processes on its own goroutine
 // before the rest of the breaker's mailbox moves to a goroutine of its own.
 const inlineTurns = 64
 
-// Mailbox is a breaker's mailbox. Like protoactor's synchronized dispatcher
-// it runs the breaker's turns on the goroutine of whoever posts to an idle
-// mailbox — a turn never blocks and takes about a microsecond, so that is
-// cheaper than starting a goroutine (and growing its stack) per activation —
-// but it bounds that work: after inlineTurns messages the rest is processed
-// on a new goroutine, so a caller on a hot key never drains everyone else's
-// calls past its own deadline. System messages go first; a suspended
-// mailbox (a crash being handled) processes only system messages.
+// Mailbox is the mailbox of one key's breaker. It belongs to the key, not to
+// one actor: it outlives the breaker's crash-restarts, the fresh breaker the
+// supervisor spawns when protoactor gives up on one that crashes too often,
+// and passivation. Callers, workers and the registry post to it directly
+// (PostUserMessage), never through protoactor's process registry, so nothing
+// meant for a key can end in dead letters:
 //
-// Callers post to it directly (PostUserMessage), not through protoactor's process
-// registry, so a call can never end in dead letters: once its breaker has
-// stopped for good the mailbox is closed, and every call still queued or
-// posted later is bounced back to its caller (Call.Take reports it), who
-// follows the key to its next breaker. A caller therefore waits on its own
-// call's channel alone.
+//   - while a breaker runs, its turns run on the goroutine of whoever posts
+//     to the idle mailbox — a turn never blocks and takes about a
+//     microsecond, so that is cheaper than starting a goroutine (and growing
+//     its stack) per activation, as protoactor's synchronized dispatcher
+//     does — but after inlineTurns messages the rest moves to a goroutine of
+//     its own, so a caller on a hot key never drains everyone else's calls
+//     past its own deadline; system messages go first, and a suspended
+//     mailbox (a crash being handled) processes only system messages;
+//   - between a breaker's stop and what the supervisor makes of it, messages
+//     wait; the next breaker of the key takes them in order;
+//   - while the key is passivated, messages wait too, and the first one
+//     wakes the key (Passivate);
+//   - once the key has no breaker any more (unregistered, shut down), every
+//     call and registry request still queued or posted later is answered
+//     with the reason (Discard).
 type Mailbox struct {
 	mu        sync.Mutex
 	user      queue
 	system    queue
 	running   atomic.Bool
-	suspended bool // guarded by mu
-	closed    bool // guarded by mu
+	suspended bool   // guarded by mu
+	phase     phase  // guarded by mu
+	why       error  // guarded by mu: the reason of a discarded mailbox
+	wake      func() // guarded by mu: wakes a passivated key, once
 	invoker   actor.MessageInvoker
 	// direct is the running incarnation of the breaker, which takes calls
 	// and outcomes without protoactor's context layers (which do nothing
@@ -41,21 +52,48 @@ type Mailbox struct {
 	direct *breaker
 }
 
-// NewMailbox returns the mailbox for one breaker actor: give it to Props,
-// and use it for exactly one spawn.
+// phase is what a mailbox does with what is posted to it.
+type phase uint8
+
+const (
+	held      phase = iota // no breaker takes messages now: they wait
+	live                   // a breaker takes them
+	asleep                 // passivated: they wait, and the first wakes the key
+	discarded              // the key is gone: they are refused
+)
+
+// NewMailbox returns the mailbox of a key, for its breakers: give it to the
+// Props of each breaker the key gets, one at a time.
 func NewMailbox() *Mailbox { return &Mailbox{} }
 
 var _ actor.Mailbox = (*Mailbox)(nil)
 
-// PostUserMessage hands msg to the breaker; callers use it directly, as a
-// protoactor Send to the breaker's PID would, without the process registry
-// lookup. A *Call posted after the breaker stopped is bounced; anything else
-// is dropped, as protoactor would.
+// PostUserMessage hands msg to the key's breaker, as a protoactor Send to
+// the breaker's PID would, without the process registry lookup.
 func (m *Mailbox) PostUserMessage(msg any) {
 	m.mu.Lock()
-	if m.closed {
+	if _, own := msg.(timer); own && m.phase != live {
 		m.mu.Unlock()
-		bounce(msg)
+		return // meant for a breaker that has stopped
+	}
+	switch m.phase {
+	case discarded:
+		why := m.why
+		m.mu.Unlock()
+		refuse(msg, why)
+		return
+	case held:
+		m.user.push(msg)
+		m.mu.Unlock()
+		return
+	case asleep:
+		m.user.push(msg)
+		wake := m.wake
+		m.wake = nil
+		m.mu.Unlock()
+		if wake != nil {
+			wake()
+		}
 		return
 	}
 	if !m.suspended && m.user.len() == 0 && m.system.len() == 0 && m.running.CompareAndSwap(false, true) {
@@ -70,36 +108,31 @@ func (m *Mailbox) PostUserMessage(msg any) {
 	m.schedule()
 }
 
-// close ends the mailbox once its actor has stopped: the calls still queued
-// are bounced, and so is every call posted from now on.
-func (m *Mailbox) close() {
-	m.mu.Lock()
-	m.closed = true
-	var left []any
-	for m.user.len() > 0 {
-		left = append(left, m.user.pop())
-	}
-	m.mu.Unlock()
-	for _, msg := range left {
-		bounce(msg)
-	}
-}
-
-func bounce(msg any) {
-	if c, ok := msg.(*Call); ok {
-		c.bounce()
-	}
-}
-
+// PostSystemMessage queues a system message of the running breaker. The
+// Started of a breaker protoactor spawns on the mailbox makes it live: the
+// messages that waited go to that breaker, after its Started. With no
+// breaker running anything else is dropped (it was meant for one that has
+// stopped).
 func (m *Mailbox) PostSystemMessage(msg any) {
 	m.mu.Lock()
+	if _, start := msg.(*actor.Started); start && m.phase != discarded {
+		m.phase, m.wake = live, nil
+	}
+	if m.phase != live {
+		m.mu.Unlock()
+		return
+	}
 	m.system.push(msg)
 	m.mu.Unlock()
 	m.schedule()
 }
 
+// RegisterHandlers is protoactor giving the mailbox to a breaker it spawns,
+// just before it posts the breaker's Started.
 func (m *Mailbox) RegisterHandlers(invoker actor.MessageInvoker, _ actor.Dispatcher) {
-	m.invoker = invoker
+	m.mu.Lock()
+	m.invoker, m.suspended = invoker, false
+	m.mu.Unlock()
 }
 
 func (m *Mailbox) Start() {}
@@ -108,6 +141,70 @@ func (m *Mailbox) UserMessageCount() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.user.len()
+}
+
+// stopped is the breaker's last turn: what is posted from now on waits for
+// the next breaker, or for Passivate or Discard. The mailbox lets go of the
+// stopped actor, so a stale reference to it (protoactor's table of the
+// supervisor's children keeps some) holds nothing else alive.
+func (m *Mailbox) stopped() {
+	m.mu.Lock()
+	m.phase, m.invoker, m.direct, m.system = held, nil, nil, queue{}
+	m.mu.Unlock()
+}
+
+// Passivate puts the mailbox of a breaker that stopped for being idle to
+// sleep: the first message posted to it calls wake, which is to start a
+// breaker for it. It fails if a message came since the breaker stopped: the
+// key is not idle, and wants a breaker now.
+func (m *Mailbox) Passivate(wake func()) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.phase != held || m.user.len() > 0 {
+		return false
+	}
+	m.phase, m.wake = asleep, wake
+	m.user = queue{} // let go of its backing array: an idle key keeps little
+	return true
+}
+
+// Discard ends the mailbox of a key that has no breaker any more: every
+// message still queued, and every one posted later, is refused with why.
+func (m *Mailbox) Discard(why error) {
+	m.mu.Lock()
+	m.phase, m.why, m.wake = discarded, why, nil
+	var left []any
+	for m.user.len() > 0 {
+		left = append(left, m.user.pop())
+	}
+	m.user, m.system, m.invoker, m.direct = queue{}, queue{}, nil, nil
+	m.mu.Unlock()
+	for _, msg := range left {
+		refuse(msg, why)
+	}
+}
+
+// Refusable is a request of the registry that a breaker answers, and that
+// a discarded mailbox answers instead with the reason.
+type Refusable interface {
+	Refuse(why error)
+}
+
+// refuse answers what is posted to a discarded mailbox: a call with why;
+// the outcome of a call still unanswered (a crash left it in flight) with
+// the target's answer; a request of the registry with why. Anything else is
+// dropped, as protoactor would drop a message to a stopped actor.
+func refuse(msg any, why error) {
+	switch m := msg.(type) {
+	case *Call:
+		m.Settle(Result{Err: why})
+	case *task.Outcome:
+		if c, ok := m.Token.(*Call); ok {
+			c.Settle(Result{Value: m.Value, Err: m.Err})
+		}
+	case Refusable:
+		m.Refuse(why)
+	}
 }
 
 // schedule processes the mailbox here if nobody is processing it.
@@ -134,17 +231,20 @@ func (m *Mailbox) process(limit int) {
 }
 
 // next pops the next message to process: system messages first, user
-// messages only while not suspended. With nothing to process it releases
-// running, under the lock posters queue under, so a message queued after
-// it looked finds the mailbox idle and its poster takes it on.
+// messages only while not suspended, nothing while no breaker runs. With
+// nothing to process it releases running, under the lock posters queue
+// under, so a message queued after it looked finds the mailbox idle and its
+// poster takes it on.
 func (m *Mailbox) next() (msg any, system, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.system.len() > 0 {
-		return m.system.pop(), true, true
-	}
-	if !m.suspended && m.user.len() > 0 {
-		return m.user.pop(), false, true
+	if m.phase == live {
+		if m.system.len() > 0 {
+			return m.system.pop(), true, true
+		}
+		if !m.suspended && m.user.len() > 0 {
+			return m.user.pop(), false, true
+		}
 	}
 	m.running.Store(false)
 	return nil, false, false

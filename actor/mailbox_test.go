@@ -46,9 +46,15 @@ func (r *recorder) messages() []any {
 	return append([]any(nil), r.got...)
 }
 
+// newTestMailbox returns a mailbox that r takes messages from, live as
+// protoactor's spawn makes it (its Started is not recorded).
 func newTestMailbox(r *recorder) *Mailbox {
 	m := NewMailbox()
 	m.RegisterHandlers(r, nil)
+	m.PostSystemMessage(&actor.Started{})
+	r.mu.Lock()
+	r.got = nil
+	r.mu.Unlock()
 	return m
 }
 

@@ -2,27 +2,43 @@ package actor
 
 import "github.com/tripwire-go/tripwire/state"
 
-// Withdraw is sent by a caller to its breaker when its context is cancelled:
-// the call is dropped and counts neither way.
+// Withdraw is posted by a caller to its key's mailbox when its context is
+// cancelled: the call is dropped and counts neither way.
 type Withdraw struct{ Call *Call }
 
-// SnapshotRequest is sent by the registry to a breaker to read its state.
-type SnapshotRequest struct{ Reply chan Snapshot }
+// Report is a breaker's answer to a request of the registry: its snapshot
+// after the request, or (Err) why the key has no breaker to answer it.
+type Report struct {
+	Snapshot Snapshot
+	Err      error
+}
 
-// Control is sent by the registry to force a breaker open or closed, or to
+// SnapshotRequest is posted by the registry to read a breaker's state.
+type SnapshotRequest struct{ Reply chan Report }
+
+// Control is posted by the registry to force a breaker open or closed, or to
 // reset it (Event is state.ForceOpen, ForceClose or Reset); Reply gets the
 // snapshot after the change.
 type Control struct {
 	Event state.EventKind
-	Reply chan Snapshot
+	Reply chan Report
 }
 
-// Reconfigure is sent by the registry after Config.Update: the breaker takes
-// the new rules from the next call on, keeping its state; Reply gets the
-// snapshot after the change.
-type Reconfigure struct{ Reply chan Snapshot }
+// Reconfigure is posted by the registry after Config.Update: the breaker
+// takes the new rules from the next call on, keeping its state; Reply gets
+// the snapshot after the change.
+type Reconfigure struct{ Reply chan Report }
 
-// Crash is sent by the registry to make a breaker panic (fault injection).
+// Refuse answers the request for a key that has no breaker any more.
+func (m *SnapshotRequest) Refuse(why error) { m.Reply <- Report{Err: why} }
+
+// Refuse answers the request for a key that has no breaker any more.
+func (m *Control) Refuse(why error) { m.Reply <- Report{Err: why} }
+
+// Refuse answers the request for a key that has no breaker any more.
+func (m *Reconfigure) Refuse(why error) { m.Reply <- Report{Err: why} }
+
+// Crash is posted by the registry to make a breaker panic (fault injection).
 type Crash struct{}
 
 // recoveryTimer is sent by a breaker to itself OpenTimeout after opening.

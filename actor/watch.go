@@ -19,7 +19,32 @@ func (b *breaker) watch(ctx actor.Context) {
 		return
 	}
 	b.watching = true
-	ctx.Watch(b.cfg.Target.PID)
+	b.tellTarget(ctx, &actor.Watch{Watcher: copyOf(ctx.Self())})
+}
+
+// tellTarget sends the target a system message about this breaker. It names
+// the breaker by a PID of its own: protoactor caches the process in a PID it
+// sends through, and the breaker's own PID is also in the supervisor's set
+// of children, whose stale entries would then keep a stopped breaker alive.
+func (b *breaker) tellTarget(ctx actor.Context, msg any) {
+	t := b.cfg.Target.PID
+	proc, _ := ctx.ActorSystem().ProcessRegistry.Get(t) // its dead letters if there is none: they answer a watch
+	proc.SendSystemMessage(t, msg)
+}
+
+// copyOf is a PID naming the same actor as pid, with a cache of its own.
+func copyOf(pid *actor.PID) *actor.PID { return &actor.PID{Address: pid.Address, Id: pid.Id} }
+
+// unwatch ends the watch of the target when the breaker stops for good: the
+// next breaker of the key has a name of its own and watches it again, so
+// without this the target's set of watchers would grow by one dead breaker
+// per passivation, respawn or re-registration. After a target_down there is
+// no watch left to end.
+func (b *breaker) unwatch(ctx actor.Context) {
+	if b.watching {
+		b.watching = false
+		b.tellTarget(ctx, &actor.Unwatch{Watcher: copyOf(ctx.Self())})
+	}
 }
 
 // targetDown opens the circuit at once and fails the calls still waiting on

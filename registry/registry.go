@@ -53,8 +53,14 @@ func (r *Registry) Delete(key string) (*Entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	next := maps.Clone(old)
-	delete(next, key)
+	// A map of the size it has now: a clone would keep the buckets of the
+	// largest the map ever was.
+	next := make(map[string]*Entry, len(old)-1)
+	for k, v := range old {
+		if k != key {
+			next[k] = v
+		}
+	}
 	r.m.Store(&next)
 	return e, true
 }

@@ -1,7 +1,6 @@
 package registry_test
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -115,60 +114,4 @@ func TestEmptyRegistry(t *testing.T) {
 	require.Zero(t, reg.Len())
 	_, ok := reg.Load("k")
 	require.False(t, ok)
-}
-
-func TestBindingCloseIsIdempotent(t *testing.T) {
-	// Given a live binding
-	b := registry.NewBinding(nil, nil)
-	select {
-	case <-b.Done():
-		t.Fatal("a new binding is already done")
-	default:
-	}
-	first, later := errors.New("first"), errors.New("later")
-
-	// When Close is called many times at once, the first with a known error
-	b.Close(first)
-	var wg sync.WaitGroup
-	for range 16 {
-		wg.Go(func() { b.Close(later) })
-	}
-	wg.Wait()
-
-	// Then Done is closed and Err is the first error
-	<-b.Done()
-	require.Same(t, first, b.Err())
-}
-
-func TestBindingConcurrentFirstClose(t *testing.T) {
-	// Given a live binding and 16 goroutines closing it with their own error
-	b := registry.NewBinding(nil, nil)
-	errs := make([]error, 16)
-	var wg sync.WaitGroup
-	for i := range errs {
-		errs[i] = errors.New("closer")
-		wg.Go(func() { b.Close(errs[i]) })
-	}
-	// A reader waiting on Done sees the error of whichever Close won
-	<-b.Done()
-	got := b.Err()
-	wg.Wait()
-
-	// Then the error is one of theirs, and it no longer changes
-	require.Contains(t, errs, got)
-	require.Same(t, got, b.Err())
-}
-
-func TestEntryBinding(t *testing.T) {
-	// Given an entry with no breaker yet
-	e := entry("k")
-	require.Nil(t, e.Binding())
-
-	// When it is bound twice
-	b1, b2 := registry.NewBinding(nil, nil), registry.NewBinding(nil, nil)
-	e.Bind(b1)
-	e.Bind(b2)
-
-	// Then the latest binding serves it
-	require.Same(t, b2, e.Binding())
 }

@@ -1,6 +1,9 @@
 package state
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // window records recent outcomes for a failure-rate policy. It is a value
 // (fixed arrays), so a Circuit stays a value.
@@ -18,6 +21,11 @@ type bucket struct {
 	epoch        int64
 	calls, fails int32
 }
+
+// MaxBucketCalls is the most calls one bucket of a time window counts; more
+// in one bucket's time are not counted (a window's MinCalls beyond what its
+// buckets can hold could never be reached, and is refused).
+const MaxBucketCalls = math.MaxInt32
 
 // record adds one outcome at now under w's policy.
 func (win *window) record(w Window, failed bool, now time.Time) {
@@ -52,6 +60,9 @@ func (win *window) recordTime(w Window, failed bool, now time.Time) {
 	b := &win.buckets[epoch%int64(w.Buckets)]
 	if b.epoch != epoch {
 		*b = bucket{epoch: epoch}
+	}
+	if b.calls == MaxBucketCalls {
+		return
 	}
 	b.calls++
 	if failed {

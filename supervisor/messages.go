@@ -16,9 +16,6 @@ type Unregister struct {
 	Reply chan error
 }
 
-// Wake is sent by a caller that found its key's breaker passivated; Reply
-// gets nil once a breaker serves the key again.
-type Wake struct {
-	Entry *registry.Entry
-	Reply chan error
-}
+// wake is sent by the mailbox of a passivated key when something is posted
+// to it: the key gets a breaker again, which takes what waited.
+type wake struct{ entry *registry.Entry }

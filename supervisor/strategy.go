@@ -6,6 +6,7 @@ import (
 
 	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/task"
 )
 
 // HandleFailure is the supervisor strategy for breakers: it answers the call
@@ -14,10 +15,18 @@ import (
 // has crashed too often; Receive then respawns it).
 func (s *Supervisor) HandleFailure(sys *actor.ActorSystem, sup actor.Supervisor, child *actor.PID,
 	rs *actor.RestartStatistics, reason, message any) {
-	if c, ok := actor.UnwrapEnvelopeMessage(message).(*tactor.Call); ok {
-		c.Settle(tactor.Result{Err: errs.ErrBreakerRestarted})
+	// The call whose admission or outcome the breaker was handling when it
+	// crashed: the breaker may have lost track of it. Calls it merely held
+	// carry over to the restarted breaker (see tactor.Cell.SettleOrphans).
+	switch m := actor.UnwrapEnvelopeMessage(message).(type) {
+	case *tactor.Call:
+		m.Settle(tactor.Result{Err: errs.ErrBreakerRestarted})
+	case *task.Outcome:
+		if c, ok := m.Token.(*tactor.Call); ok {
+			c.Settle(tactor.Result{Err: errs.ErrBreakerRestarted})
+		}
 	}
-	if e, ok := s.children[child.Id]; ok {
+	if e, ok := s.children.get(child.Id); ok {
 		n := e.Cell().AddRestart()
 		s.log.Error("breaker restarted", zap.String("key", e.Key), zap.Any("panic", reason),
 			zap.Int64("restarts", n))

@@ -25,10 +25,13 @@ type Supervisor struct {
 	reg      *registry.Registry
 	log      *zap.Logger
 	restart  actor.SupervisorStrategy
-	children map[string]*registry.Entry // breaker actor id -> entry
-	waiting  map[string]chan error      // breaker actor id -> Unregister reply
+	children children
+	waiting  map[string]chan error // breaker actor id -> Unregister reply
 	seq      uint64
-	stopping bool
+	stopping bool // the registry is shutting down
+	// restarting: the supervisor itself crashed, and protoactor stops its
+	// children before restarting it; their keys get fresh breakers then.
+	restarting bool
 }
 
 // New returns the supervisor of reg's breakers.
@@ -37,7 +40,7 @@ func New(reg *registry.Registry, log *zap.Logger) *Supervisor {
 		reg:      reg,
 		log:      log.Named("supervisor"),
 		restart:  actor.NewOneForOneStrategy(MaxRestarts, RestartWindow, actor.DefaultDecider),
-		children: map[string]*registry.Entry{},
+		children: newChildren(),
 		waiting:  map[string]chan error{},
 	}
 }
@@ -54,18 +57,18 @@ func (s *Supervisor) Receive(ctx actor.Context) {
 		m.Reply <- s.register(ctx, m.Entry)
 	case *Unregister:
 		s.unregister(ctx, m)
-	case *Wake:
-		m.Reply <- s.wake(ctx, m.Entry)
+	case *wake:
+		s.wake(ctx, m.entry)
 	case *actor.Terminated:
 		s.terminated(ctx, m.Who)
 	case *actor.Started:
-		s.stopping = false
+		s.restarting = false
 		s.respawnOrphans(ctx)
 	case *actor.Restarting:
-		s.stopping = true
+		s.restarting = true
 	case *actor.Stopping:
 		s.stopping = true
-		for _, e := range s.children {
+		for _, e := range s.children.m {
 			e.Cell().Retire(errs.ErrShutdown)
 		}
 	}
@@ -82,15 +85,16 @@ func (s *Supervisor) register(ctx actor.Context, e *registry.Entry) error {
 	return nil
 }
 
+// spawn starts a breaker for e, on the key's mailbox, and points the key at
+// it. What waited in the mailbox goes to it after its Started.
 func (s *Supervisor) spawn(ctx actor.Context, e *registry.Entry) error {
 	s.seq++
-	mb := tactor.NewMailbox()
-	pid, err := ctx.SpawnNamed(tactor.Props(e.Config, mb), fmt.Sprintf("%s#%d", e.Key, s.seq))
+	pid, err := ctx.SpawnNamed(tactor.Props(e.Config, e.Mailbox), fmt.Sprintf("%s#%d", e.Key, s.seq))
 	if err != nil {
 		return fmt.Errorf("tripwire: spawn breaker %q: %w", e.Key, err)
 	}
-	s.children[pid.Id] = e
-	e.Bind(registry.NewBinding(pid, mb))
+	s.children.add(pid.Id, e)
+	e.Bind(pid)
 	return nil
 }
 
@@ -101,62 +105,74 @@ func (s *Supervisor) unregister(ctx actor.Context, m *Unregister) {
 		return
 	}
 	e.Cell().Retire(errs.ErrShutdown)
-	pid := e.Binding().PID
-	if _, alive := s.children[pid.Id]; !alive {
+	pid := e.PID()
+	if _, alive := s.children.get(pid.Id); !alive {
 		// Passivated: no breaker to stop.
-		e.Binding().Close(errs.ErrShutdown)
+		e.Mailbox.Discard(errs.ErrShutdown)
 		m.Reply <- nil
 		return
 	}
 	s.waiting[pid.Id] = m.Reply
-	ctx.Stop(pid)
+	// A PID of its own: protoactor caches the process in a PID it sends
+	// through, and pid is also in protoactor's set of this actor's
+	// children, whose stale entries would then keep the breaker alive.
+	ctx.Stop(&actor.PID{Address: pid.Address, Id: pid.Id})
 }
 
 // terminated runs when a breaker actor has stopped: unregistered, shut down,
-// or given up on by the restart strategy. Only in the last case is the key
-// still registered, and then a fresh breaker takes over.
+// passivated, or given up on by the restart strategy. The key's mailbox
+// holds what was posted since, until this decides: the key's end, sleep, or
+// a fresh breaker.
 func (s *Supervisor) terminated(ctx actor.Context, who *actor.PID) {
-	e, ok := s.children[who.Id]
+	e, ok := s.children.get(who.Id)
 	if !ok {
 		return
 	}
-	delete(s.children, who.Id)
+	s.children.remove(who.Id)
 	if reply, ok := s.waiting[who.Id]; ok {
 		delete(s.waiting, who.Id)
 		defer func() { reply <- nil }()
 	}
+	if s.restarting {
+		return // its mailbox holds what comes until respawnOrphans
+	}
 	current, registered := s.reg.Load(e.Key)
 	if s.stopping || !registered || current != e {
-		e.Binding().Close(e.Cell().StopError())
+		// No breaker follows: calls a crash left in flight end too.
+		e.Cell().SettleOrphans(e.Cell().StopError())
+		e.Mailbox.Discard(e.Cell().StopError())
 		return
 	}
-	if e.Cell().Passivated() {
-		// Idle: the key stays registered without a breaker until a call
-		// wakes it (see Wake).
-		e.Binding().Close(errs.ErrPassivated)
-		return
+	passivated := e.Cell().Passivated()
+	if passivated {
+		sys, self := ctx.ActorSystem(), ctx.Self()
+		if e.Mailbox.Passivate(func() { sys.Root.Send(self, &wake{entry: e}) }) {
+			return // idle: the key stays registered without a breaker
+		}
+		// A message came while it stopped: the key is not idle after all.
+		e.Cell().Wake()
 	}
-	old := e.Binding()
 	if err := s.spawn(ctx, e); err != nil {
 		s.log.Error("breaker lost", zap.String("key", e.Key), zap.Error(err))
 		s.reg.Delete(e.Key)
-		old.Close(errs.ErrShutdown)
+		e.Cell().SettleOrphans(errs.ErrShutdown)
+		e.Mailbox.Discard(errs.ErrShutdown)
 		return
 	}
-	old.Close(errs.ErrBreakerRestarted)
-	s.log.Warn("breaker respawned after too many crashes", zap.String("key", e.Key),
-		zap.String("actor", e.Binding().PID.Id), zap.Int("restarts", e.Cell().Restarts()))
+	if !passivated {
+		s.log.Warn("breaker respawned after too many crashes", zap.String("key", e.Key),
+			zap.String("actor", e.PID().Id), zap.Int("restarts", e.Cell().Restarts()))
+	}
 }
 
 // respawnOrphans gives a breaker to every key whose breaker was stopped while
-// the supervisor itself restarted.
+// the supervisor itself restarted; a passivated key stays asleep.
 func (s *Supervisor) respawnOrphans(ctx actor.Context) {
 	s.reg.Range(func(e *registry.Entry) bool {
-		if b := e.Binding(); b != nil {
-			if _, alive := s.children[b.PID.Id]; alive {
+		if pid := e.PID(); pid != nil {
+			if _, alive := s.children.get(pid.Id); alive || e.Cell().Passivated() {
 				return true
 			}
-			b.Close(errs.ErrBreakerRestarted)
 		}
 		if err := s.spawn(ctx, e); err != nil {
 			s.log.Error("breaker lost", zap.String("key", e.Key), zap.Error(err))
@@ -165,19 +181,21 @@ func (s *Supervisor) respawnOrphans(ctx actor.Context) {
 	})
 }
 
-// wake starts a breaker for a key whose breaker passivated. It does nothing
-// if the key already has a live breaker (another caller woke it first) or is
-// no longer registered.
-func (s *Supervisor) wake(ctx actor.Context, e *registry.Entry) error {
+// wake starts a breaker for a passivated key that something was posted to.
+// It does nothing if the key is no longer registered (its mailbox was
+// discarded) or already has a breaker.
+func (s *Supervisor) wake(ctx actor.Context, e *registry.Entry) {
 	current, registered := s.reg.Load(e.Key)
 	if !registered || current != e {
-		return errs.ErrUnknownKey
+		return
 	}
-	if b := e.Binding(); b != nil {
-		if _, alive := s.children[b.PID.Id]; alive {
-			return nil
-		}
+	if _, alive := s.children.get(e.PID().Id); alive {
+		return
 	}
 	e.Cell().Wake()
-	return s.spawn(ctx, e)
+	if err := s.spawn(ctx, e); err != nil {
+		s.log.Error("breaker lost", zap.String("key", e.Key), zap.Error(err))
+		s.reg.Delete(e.Key)
+		e.Mailbox.Discard(errs.ErrShutdown)
+	}
 }

@@ -35,19 +35,33 @@ type Courier interface {
 	Deliver(*Ask)
 }
 
-// NewAsk sends msg to target with r's address and a fresh RequestId as its
-// sender. The outcome goes to replyTo tagged with token, through token if it
-// is a Courier. It never blocks; sending to a target that cannot take the
-// message reports ErrTargetDown.
-func NewAsk(r *Router, target *actor.PID, msg any, replyTo *actor.PID, token any, classify Classifier) *Ask {
+// Releaser is implemented by a token that must know when the data plane is
+// done with its call: a function target returned, or an actor target
+// replied, or its ask was abandoned.
+type Releaser interface {
+	Release()
+}
+
+func release(token any) {
+	if r, ok := token.(Releaser); ok {
+		r.Release()
+	}
+}
+
+// NewAsk sends msg to target with p's Router address and a fresh RequestId
+// as its sender, through s. The outcome goes to replyTo tagged with token,
+// through token if it is a Courier. It never blocks; sending to a target
+// that cannot take the message reports ErrTargetDown.
+func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, replyTo *actor.PID, token any, classify Classifier) *Ask {
 	a := &Ask{}
-	a.Start(r, target, msg, replyTo, token, classify)
+	a.Start(p, s, target, msg, replyTo, token, classify)
 	return a
 }
 
 // Start is NewAsk for an Ask that lives inside another value (a breaker's
 // call), saving its allocation. An Ask is started once.
-func (a *Ask) Start(r *Router, target *actor.PID, msg any, replyTo *actor.PID, token any, classify Classifier) {
+func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, replyTo *actor.PID, token any, classify Classifier) {
+	r := p.replies
 	a.sys, a.router, a.replyTo, a.token, a.classify = r.sys, r, replyTo, token, classify
 	// The system's address now: remote may have started after the router.
 	// A PID of its own, not one kept in the Ask: a target may keep the
@@ -55,10 +69,11 @@ func (a *Ask) Start(r *Router, target *actor.PID, msg any, replyTo *actor.PID, t
 	// this ask's RequestId (which the router then ignores), even after the
 	// call holding this Ask has been reused.
 	a.self = &actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: r.add(a)}
-	a.send(target, msg)
+	s.send(p, a, target, msg)
 }
 
-func (a *Ask) send(target *actor.PID, msg any) {
+// deliver hands msg to the target's process with the ask as its sender.
+func (a *Ask) deliver(proc actor.Process, target *actor.PID, msg any) {
 	defer func() {
 		// protoactor can panic in the sender when the target is being spawned
 		// under the same name at this moment (asynkron/protoactor-go#198).
@@ -66,15 +81,24 @@ func (a *Ask) send(target *actor.PID, msg any) {
 			a.fail(fmt.Errorf("%w: send failed: %v", errs.ErrTargetDown, r))
 		}
 	}()
-	a.sys.Root.RequestWithCustomSender(target, msg, a.self)
+	proc.SendUserMessage(target, &actor.MessageEnvelope{Message: msg, Sender: a.self})
 }
 
 // Abandon drops the ask without reporting: a late reply is ignored. It
 // reports false if the reply had already come (its outcome is on its way).
 func (a *Ask) Abandon() bool {
 	a.router.take(a.self.RequestId) // a reply after this finds no ask
-	return a.done.CompareAndSwap(false, true)
+	if !a.done.CompareAndSwap(false, true) {
+		return false
+	}
+	release(a.token)
+	return true
 }
+
+// Classifies reports whether the ask's outcome is judged by a classifier of
+// the key's own (user code), which must then run on a worker, never on a
+// goroutine that has a deadline to keep.
+func (a *Ask) Classifies() bool { return a.classify != nil }
 
 // receive takes the target's reply, routed by the Router. It runs on the
 // target's goroutine, which is often fresh with a small stack, so with a
@@ -84,6 +108,7 @@ func (a *Ask) receive(message any) {
 	if !a.done.CompareAndSwap(false, true) {
 		return // a second reply, or abandoned
 	}
+	release(a.token)
 	a.reply = message
 	if c, ok := a.token.(Courier); ok {
 		c.Deliver(a)
@@ -121,6 +146,7 @@ func (a *Ask) fail(err error) {
 	if !a.done.CompareAndSwap(false, true) {
 		return
 	}
+	release(a.token)
 	a.router.take(a.self.RequestId)
 	o := &Outcome{Token: a.token, Err: err, Failed: true}
 	if c, ok := a.token.(Courier); ok {

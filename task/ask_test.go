@@ -1,6 +1,7 @@
 package task_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -67,7 +68,7 @@ func TestAskOutcomes(t *testing.T) {
 				c := newCollector(sys)
 
 				// When it is asked
-				task.NewAsk(newRouter(t, sys), target, tt.msg, c.pid, "tok", tt.classify)
+				task.NewAsk(newPool(t, sys), &task.Sender{}, target, tt.msg, c.pid, "tok", tt.classify)
 
 				// Then exactly one Outcome comes back, tagged with the token
 				got := c.settled()
@@ -84,7 +85,7 @@ func TestAskAbandonedIgnoresTheReply(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given an ask whose target holds the request
 		target, c := spawnTarget(sys), newCollector(sys)
-		a := task.NewAsk(newRouter(t, sys), target, "hold", c.pid, "tok", nil)
+		a := task.NewAsk(newPool(t, sys), &task.Sender{}, target, "hold", c.pid, "tok", nil)
 		require.Empty(t, c.settled())
 
 		// When the ask is abandoned and the target then replies
@@ -101,7 +102,7 @@ func TestAskHeldReplyIsReported(t *testing.T) {
 		// Given an ask whose target holds the request (the control for the
 		// abandoned case)
 		target, c := spawnTarget(sys), newCollector(sys)
-		task.NewAsk(newRouter(t, sys), target, "hold", c.pid, "tok", nil)
+		task.NewAsk(newPool(t, sys), &task.Sender{}, target, "hold", c.pid, "tok", nil)
 		require.Empty(t, c.settled())
 
 		// When the target replies later
@@ -114,11 +115,12 @@ func TestAskHeldReplyIsReported(t *testing.T) {
 	})
 }
 
-// newRouter registers a router in sys until the test ends.
-func newRouter(t *testing.T, sys *actor.ActorSystem) *task.Router {
-	r := task.NewRouter(sys)
-	t.Cleanup(r.Close)
-	return r
+// newPool returns a pool, and the router of its asks, in sys until the
+// test ends.
+func newPool(t *testing.T, sys *actor.ActorSystem) *task.Pool {
+	p := task.NewPool(sys)
+	t.Cleanup(func() { _ = p.Close(context.Background()) })
+	return p
 }
 
 // holder keeps every "hold" request and answers each, on release, with
@@ -141,12 +143,12 @@ func holder(sys *actor.ActorSystem) *actor.PID {
 func TestRouterGivesEachAskItsOwnReply(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given many asks through one router to a target that holds them
-		r, target := newRouter(t, sys), holder(sys)
+		p, target := newPool(t, sys), holder(sys)
 		const n = 50
 		collectors := make([]*collector, n)
 		for i := range n {
 			collectors[i] = newCollector(sys)
-			task.NewAsk(r, target, i, collectors[i].pid, i, nil)
+			task.NewAsk(p, &task.Sender{}, target, i, collectors[i].pid, i, nil)
 		}
 
 		// When the target answers them all, in the reverse order
@@ -164,11 +166,11 @@ func TestRouterGivesEachAskItsOwnReply(t *testing.T) {
 func TestRouterClosedDropsReplies(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given an ask whose target holds the request
-		r, target, c := task.NewRouter(sys), holder(sys), newCollector(sys)
-		task.NewAsk(r, target, 1, c.pid, "tok", nil)
+		p, target, c := task.NewPool(sys), holder(sys), newCollector(sys)
+		task.NewAsk(p, &task.Sender{}, target, 1, c.pid, "tok", nil)
 
-		// When the router is closed and the target then replies
-		r.Close()
+		// When the router is closed (with its pool) and the target then replies
+		require.NoError(t, p.Close(context.Background()))
 		sys.Root.Send(target, &release{})
 
 		// Then the reply reaches no ask

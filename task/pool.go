@@ -18,6 +18,9 @@ type Func func(ctx context.Context, msg any) (any, error)
 // Job is one call for a function target. The worker reports through Out,
 // so a Job embedded in a longer-lived value costs no allocation per call.
 type Job struct {
+	// Run, if set, is all the job is: the worker runs it and reports
+	// nothing (see Pool.Go). The fields below are then unused.
+	Run func()
 	// Ctx is given to the target. If it has no deadline, or a later one than
 	// Deadline, the worker adds Deadline to it.
 	Ctx      context.Context
@@ -68,9 +71,24 @@ func (p *Pool) Live() int { return int(p.live.Load()) }
 // is answered with ErrShutdown without running.
 func (p *Pool) Submit(j *Job) {
 	if p.closed.Load() {
+		release(j.Token)
 		p.report(j, Outcome{Token: j.Token, Err: errs.ErrShutdown})
 		return
 	}
+	p.dispatch(j)
+}
+
+// Go runs fn on a worker and reports nothing; it reports false, without
+// running fn, after Close.
+func (p *Pool) Go(fn func()) bool {
+	if p.closed.Load() {
+		return false
+	}
+	p.dispatch(&Job{Run: fn})
+	return true
+}
+
+func (p *Pool) dispatch(j *Job) {
 	select {
 	case p.jobs <- j:
 	default:
@@ -118,6 +136,10 @@ func (p *Pool) work(j *Job) {
 }
 
 func (p *Pool) run(j *Job) {
+	if j.Run != nil {
+		j.Run()
+		return
+	}
 	ctx := j.Ctx
 	if d, ok := ctx.Deadline(); !ok || d.After(j.Deadline) {
 		var cancel context.CancelFunc
@@ -125,6 +147,7 @@ func (p *Pool) run(j *Job) {
 		defer cancel()
 	}
 	v, err := call(ctx, j.Fn, j.Msg)
+	release(j.Token) // before the answer: its caller may call again at once
 	o := Outcome{Token: j.Token, Value: v, Err: err}
 	j.Classify.classify(&o)
 	p.report(j, o)

@@ -62,7 +62,3 @@ func (e *OpenError) Error() string {
 
 // Is makes errors.Is(err, ErrOpen) hold.
 func (e *OpenError) Is(target error) bool { return target == ErrOpen }
-
-// ErrPassivated closes the binding of a breaker stopped for being idle; a
-// caller that meets it wakes the key and sends again, so no caller sees it.
-var ErrPassivated = errors.New("tripwire: breaker passivated")

@@ -282,8 +282,9 @@ func (m *model) unregister(key string) kind {
 }
 
 // crash models Registry.Crash: the breaker comes back closed with 0
-// failures; its calls in flight get ErrBreakerRestarted now; its timer and
-// the late answers of those calls must change nothing.
+// failures; its calls in flight carry over to it and get their targets'
+// answers (or time out) as before, but those outcomes, and its old timer,
+// change nothing.
 func (m *model) crash(key string) kind {
 	switch {
 	case m.shutdown:
@@ -293,7 +294,9 @@ func (m *model) crash(key string) kind {
 	}
 	b := m.breakers[key]
 	m.wake(b)
-	m.retire(b, gotRestarted)
+	if b.state == tripwire.Open && !b.retryAt.IsZero() {
+		m.ghosts = append(m.ghosts, b.retryAt)
+	}
 	b.state, b.failures, b.probes, b.passed, b.forced = tripwire.Closed, 0, 0, 0, notForced
 	b.openedAt, b.retryAt = time.Time{}, time.Time{}
 	b.reopens, b.outcomes = 0, nil
@@ -448,7 +451,7 @@ func (m *model) call(id int, key string, beh behaviour, ctxTimeout time.Duration
 	case !m.admits(key):
 		c.res, c.at = gotOpen, m.now // the target is not called
 		m.tally["ErrOpen"]++
-	case b.s.maxInFlight > 0 && m.inFlight(b) >= b.s.maxInFlight:
+	case b.s.maxInFlight > 0 && m.held(b) >= b.s.maxInFlight:
 		c.res, c.at = gotOverloaded, m.now
 		m.tally["ErrOverloaded"]++
 	default:
@@ -819,6 +822,20 @@ func (m *model) upcoming() []time.Time {
 	}
 	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
 	return slices.CompactFunc(ts, time.Time.Equal)
+}
+
+// held is the number of calls that occupy one of b's MaxInFlight slots:
+// forwarded and not answered, or answered while their function target is
+// still running (a call the target outlives keeps its slot until it
+// returns; an actor target's call ends with its reply or its deadline).
+func (m *model) held(b *breakerModel) int {
+	n := 0
+	for _, c := range m.calls {
+		if c.b == b && (c.inFlight || b.s.target == funcTarget && c.workerEnd.After(m.now)) {
+			n++
+		}
+	}
+	return n
 }
 
 // inFlight is the number of calls b has forwarded and not answered.

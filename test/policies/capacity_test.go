@@ -59,8 +59,15 @@ func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 			}
 		}
 
-		// Then they count as failures, and the capacity is back
+		// Then they count as failures, but their targets, which notice
+		// the end of their context a millisecond late, still hold their
+		// slots: MaxInFlight bounds the calls running in the target
 		testkit.WantCircuit(t, e.Reg, "cap", tripwire.Closed, 7)
+		_, err := call(e.Reg, "cap", okOp)
+		wantErr(t, "call while the timed-out targets still run", err, tripwire.ErrOverloaded)
+
+		// When the targets have returned, the capacity is back
+		time.Sleep(time.Millisecond)
 		var more []<-chan testkit.Result
 		for range 5 {
 			more = append(more, goCall(e.Reg, "cap", testkit.Op{After: time.Millisecond}))

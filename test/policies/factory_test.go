@@ -25,7 +25,7 @@ var errFactory = errors.New("factory failed")
 
 func newFactory() *factory { return &factory{keys: make(chan string, 1000)} }
 
-func (f *factory) build(key string) (tripwire.Target, tripwire.Settings, error) {
+func (f *factory) build(_ context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
 	f.runs.Add(1)
 	f.keys <- key
 	time.Sleep(10 * time.Millisecond) // callers keep arriving meanwhile
