@@ -36,7 +36,7 @@ type demoView interface {
 const exitInterrupted = 130
 
 func runDemoCommand(args []string, stdout, stderr io.Writer) int {
-	o, err := parseDemoFlags(args, stderr)
+	o, err := parseDemoFlags(args, stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -73,23 +73,23 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 		// protoactor's graceful Remote.Shutdown writes a flag its connection
 		// goroutines read without synchronisation (remote/endpoint_reader.go).
 		if _, err := demo.EnableRemote(sys, o.listen); err != nil {
-			fmt.Fprintf(stderr, "tripwire demo: -listen: %v\n", err)
+			printError(stderr, "demo", fmt.Errorf("-listen: %s", trimPrefixes(err.Error())))
 			return 2
 		}
 	}
 	reg, err := tripwire.Start(sys, tripwire.WithLogger(logger))
 	if err != nil {
-		fmt.Fprintf(stderr, "tripwire demo: %v\n", err)
+		printError(stderr, "demo", err)
 		return 1
 	}
 	defer reg.Shutdown(context.Background()) // on early returns; a second Shutdown does nothing
 	drv, err := demo.New(reg, sys, o.cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "tripwire demo: %v\n", err)
+		printError(stderr, "demo", err)
 		if !errors.Is(err, tripwire.ErrInvalidSettings) && !errors.Is(err, demo.ErrInvalidConfig) {
 			return 1
 		}
-		fmt.Fprintln(stderr, "Run 'tripwire demo -h' for every flag.")
+		printHint(stderr, "demo")
 		return 2
 	}
 	view.start(describeDemo(o))
@@ -109,7 +109,7 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 	err = reg.Shutdown(shut)
 	view.finish(time.Since(drv.Start()), rows)
 	if err != nil {
-		fmt.Fprintf(stderr, "tripwire demo: shutdown: %v\n", err)
+		printError(stderr, "demo", fmt.Errorf("shutdown: %w", err))
 		return 1
 	}
 	return 0

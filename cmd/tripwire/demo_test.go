@@ -298,7 +298,7 @@ func TestDemoFlagsFillConfig(t *testing.T) {
 	// Given flags for every setting
 	o, err := parseDemoFlags([]string{"-keys", "7", "-pattern", "dies", "-window", "5s", "-failure-rate", "0.25",
 		"-min-calls", "4", "-slow-call", "50ms", "-backoff", "2", "-backoff-max", "8s", "-jitter", "0.2",
-		"-probes", "3", "-max-in-flight", "9", "-ignore-target-down", "-seed", "42", "-cycle", "6s"}, io.Discard)
+		"-probes", "3", "-max-in-flight", "9", "-ignore-target-down", "-seed", "42", "-cycle", "6s"}, io.Discard, io.Discard)
 	// Then they land in the demo's config and the breakers' settings
 	if err != nil {
 		t.Fatal(err)

@@ -145,9 +145,9 @@ func TestNodeRejectsBadFlags(t *testing.T) {
 			t.Errorf("runNode(%q) = %d, stderr %q", args, c, errOut.String())
 		}
 	}
-	// An address it cannot listen on is an error of the run: exit 1
+	// An address that is not host:port is a bad flag too, and the error names the command
 	var out, errOut syncBuffer
-	if c := runNode([]string{"-listen", "no-port"}, &out, &errOut, nil); c != 1 || !strings.Contains(errOut.String(), "invalid config") {
+	if c := runNode([]string{"-listen", "no-port"}, &out, &errOut, nil); c != 2 || !strings.HasPrefix(errOut.String(), `tripwire node: -listen "no-port": want host:port`) {
 		t.Errorf("bad -listen: exit %d, stderr %q", c, errOut.String())
 	}
 }
