@@ -29,8 +29,14 @@ type child struct {
 // kills it if it still runs.
 func startChild(t *testing.T, args ...string) *child {
 	t.Helper()
+	return startChildEnv(t, nil, args...)
+}
+
+// startChildEnv is startChild with env added to the child's environment.
+func startChildEnv(t *testing.T, env []string, args ...string) *child {
+	t.Helper()
 	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^$"), done: make(chan struct{})}
-	c.cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(args, " "))
+	c.cmd.Env = append(append(os.Environ(), env...), childEnv+"="+strings.Join(args, " "))
 	c.cmd.Stderr = &c.errs
 	stdout, err := c.cmd.StdoutPipe()
 	if err != nil {
