@@ -36,7 +36,11 @@ func soakCmd(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 
 	fmt.Fprintln(stdout, describeSoak(cfg))
-	line := newSoakProgress(stdout, isTerminal(stdout), cfg.Duration)
+	var width func() int
+	if isTerminal(stdout) {
+		width = func() int { cols, _, _ := terminalSize(stdout); return cols }
+	}
+	line := newSoakProgress(stdout, width, cfg.Duration)
 	cfg.Progress = line.show
 	cfg.ProgressEvery = time.Second
 	rep, err := soak.Run(ctx, cfg)
