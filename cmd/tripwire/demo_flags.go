@@ -31,7 +31,8 @@ func demoFlagSet(o *demoOptions, w io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.duration, "duration", o.duration, "how long the callers call; then a summary, and the demo exits")
 	defineLoadFlags(fs, c)
 	fs.DurationVar(&o.crashAt, "crash-at", o.crashAt, "crash dep-01's breaker at this time, to watch it restart closed (0: never)")
-	fs.Var(&o.live, "live", "auto: a live table on a terminal, plain lines otherwise; always; never")
+	fs.Var(&o.live, "live", "auto: a live table on a terminal, plain lines otherwise; always (into a pipe:\n"+
+		"sized by $COLUMNS and $LINES, else 80×24); never")
 
 	defineDependencyFlags(fs, c)
 
