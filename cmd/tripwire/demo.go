@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"go.uber.org/zap"
@@ -36,25 +37,34 @@ type demoView interface {
 const exitInterrupted = 130
 
 func runDemoCommand(args []string, stdout, stderr io.Writer) int {
-	o, err := parseDemoFlags(args, stderr)
+	// Ctrl-C or SIGTERM ends the run early, and the summary still follows:
+	// also with -live always into a pipe, whose reader (less, tee -i) may
+	// outlive the signal and show the terminal what it is sent.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	resized := make(chan os.Signal, 1)
+	notifyResize(resized)
+	defer signal.Stop(resized)
+	return demoCommand(ctx, args, stdout, stderr, screenOf(stdout, resized))
+}
+
+// demoCommand is the demo command until ctx ends: the live table, if it
+// draws one, fits scr.
+func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer, scr screen) int {
+	o, err := parseDemoFlags(args, stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
 		return 2
 	}
-	ctx := context.Background()
 	var view demoView = newLineView(stdout, o.cfg.Pattern)
 	logger := warningLogger(stderr)
 	if o.live.on(stdout) {
-		view = newLiveView(stdout, o.cfg.Pattern, o.cfg.Keys, o.cfg.Callers, o.duration)
+		live := newLiveView(stdout, scr, o.cfg.Pattern, o.cfg.Keys, o.cfg.Callers, o.duration)
+		defer live.redrawOn(scr.resized)()
+		view = live
 		logger = zap.NewNop() // a line on the terminal would break the redraw
-		if isTerminal(stdout) {
-			// Ctrl-C ends the run early, and the terminal gets its cursor back.
-			var stop context.CancelFunc
-			ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
-			defer stop()
-		}
 	}
 	code := runDemo(ctx, o, view, logger, stderr)
 	if code == 0 && ctx.Err() != nil {
@@ -73,23 +83,23 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 		// protoactor's graceful Remote.Shutdown writes a flag its connection
 		// goroutines read without synchronisation (remote/endpoint_reader.go).
 		if _, err := demo.EnableRemote(sys, o.listen); err != nil {
-			fmt.Fprintf(stderr, "tripwire demo: -listen: %v\n", err)
+			printError(stderr, "demo", fmt.Errorf("-listen: %s", trimPrefixes(err.Error())))
 			return 2
 		}
 	}
 	reg, err := tripwire.Start(sys, tripwire.WithLogger(logger))
 	if err != nil {
-		fmt.Fprintf(stderr, "tripwire demo: %v\n", err)
+		printError(stderr, "demo", err)
 		return 1
 	}
 	defer reg.Shutdown(context.Background()) // on early returns; a second Shutdown does nothing
 	drv, err := demo.New(reg, sys, o.cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "tripwire demo: %v\n", err)
+		printError(stderr, "demo", err)
 		if !errors.Is(err, tripwire.ErrInvalidSettings) && !errors.Is(err, demo.ErrInvalidConfig) {
 			return 1
 		}
-		fmt.Fprintln(stderr, "Run 'tripwire demo -h' for every flag.")
+		printHint(stderr, "demo")
 		return 2
 	}
 	view.start(describeDemo(o))
@@ -109,7 +119,7 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 	err = reg.Shutdown(shut)
 	view.finish(time.Since(drv.Start()), rows)
 	if err != nil {
-		fmt.Fprintf(stderr, "tripwire demo: shutdown: %v\n", err)
+		printError(stderr, "demo", fmt.Errorf("shutdown: %w", err))
 		return 1
 	}
 	return 0

@@ -31,7 +31,8 @@ func demoFlagSet(o *demoOptions, w io.Writer) *flag.FlagSet {
 	fs.DurationVar(&o.duration, "duration", o.duration, "how long the callers call; then a summary, and the demo exits")
 	defineLoadFlags(fs, c)
 	fs.DurationVar(&o.crashAt, "crash-at", o.crashAt, "crash dep-01's breaker at this time, to watch it restart closed (0: never)")
-	fs.Var(&o.live, "live", "auto: a live table on a terminal, plain lines otherwise; always; never")
+	fs.Var(&o.live, "live", "auto: a live table on a terminal, plain lines otherwise; always (into a pipe:\n"+
+		"sized by $COLUMNS and $LINES, else 80×24); never")
 
 	defineDependencyFlags(fs, c)
 
@@ -43,27 +44,21 @@ func demoFlagSet(o *demoOptions, w io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseDemoFlags parses args. -h prints the help to w and returns
+// parseDemoFlags parses args. -h prints the help to stdout and returns
 // flag.ErrHelp; a command line the demo cannot run prints why and a hint to
-// w and returns the error.
-func parseDemoFlags(args []string, w io.Writer) (demoOptions, error) {
+// stderr and returns the error.
+func parseDemoFlags(args []string, stdout, stderr io.Writer) (demoOptions, error) {
 	var o demoOptions
-	fs := demoFlagSet(&o, w)
-	fs.Usage = func() {} // the flag package has printed the error; the hint follows
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		demoHelp(w, fs)
+	fs := demoFlagSet(&o, io.Discard)
+	if err := parseFlags(fs, args, "demo", stdout, stderr, demoHelp); err != nil {
 		return o, err
 	}
-	if err == nil {
-		if err = o.check(fs); err != nil {
-			fmt.Fprintf(w, "tripwire %v\n", err)
-		}
+	if err := o.check(fs); err != nil {
+		printError(stderr, "demo", err)
+		printHint(stderr, "demo")
+		return o, err
 	}
-	if err != nil {
-		fmt.Fprintln(w, "Run 'tripwire demo -h' for every flag.")
-	}
-	return o, err
+	return o, nil
 }
 
 // check reports what the flag package lets through but the demo cannot run.
@@ -84,6 +79,10 @@ func (o *demoOptions) check(fs *flag.FlagSet) error {
 		return errors.New("demo: -remote and -pattern exclude each other: a remote dependency misbehaves when its node is stopped")
 	case set["listen"] && !set["remote"]:
 		return errors.New("demo: -listen needs -remote")
+	case set["listen"]:
+		if err := checkAddr("listen", o.listen); err != nil {
+			return err
+		}
 	}
 	if set["remote"] {
 		o.cfg.Pattern = demo.Remote

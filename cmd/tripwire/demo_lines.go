@@ -39,9 +39,7 @@ func (v *lineView) status(at time.Duration, rows []demo.Row) {
 }
 
 func (v *lineView) finish(at time.Duration, rows []demo.Row) {
-	lines := []string{"", fmt.Sprintf("summary after %.2fs:", at.Seconds())}
-	lines = append(lines, renderTable(rows, v.cols, plain)...)
-	v.print(append(lines, legend(true)...)...)
+	v.print(summaryLines(at, rows, v.cols, 0)...)
 }
 
 func (v *lineView) print(lines ...string) {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/tripwire-go/tripwire"
@@ -53,65 +52,6 @@ func demoColumns(p demo.Pattern) []column {
 	return cols
 }
 
-// legend explains the columns whose meaning is not plain.
-func legend(summary bool) []string {
-	lines := []string{
-		"FAILURES: the breaker's count of consecutive failures. ERRORS, TIMEOUTS: failed calls callers got.",
-		"REJECTED: ErrOpen or ErrOverloaded, answered without calling the dependency. P50, P99: calls that went through.",
-	}
-	if summary {
-		lines = append(lines, "RESTARTED: calls in flight when their breaker crashed (ErrBreakerRestarted). "+
-			"RESTARTS: breaker crashes, each restarted closed. REACHED: calls that reached the dependency.")
-	}
-	return lines
-}
-
-// renderTable lays rows out under cols, one line each, the state painted.
-func renderTable(rows []demo.Row, cols []column, paint func(tripwire.State, string) string) []string {
-	cells := make([][]string, len(rows))
-	width := make([]int, len(cols))
-	for j, c := range cols {
-		width[j] = len(c.title)
-	}
-	for i, r := range rows {
-		cells[i] = make([]string, len(cols))
-		for j, c := range cols {
-			cells[i][j] = c.value(r)
-			width[j] = max(width[j], len(cells[i][j]))
-		}
-	}
-	line := func(texts []string, r *demo.Row) string {
-		var b strings.Builder
-		for j, c := range cols {
-			if j > 0 {
-				b.WriteString("  ")
-			}
-			cell := pad(texts[j], width[j], c.numeric)
-			if r != nil && c.state { // paint the text, not the padding
-				cell = paint(r.State, texts[j]) + cell[len(texts[j]):]
-			}
-			b.WriteString(cell)
-		}
-		return strings.TrimRight(b.String(), " ")
-	}
-	titles := make([]string, len(cols))
-	for j, c := range cols {
-		titles[j] = c.title
-	}
-	out := []string{line(titles, nil)}
-	for i := range rows {
-		out = append(out, line(cells[i], &rows[i]))
-	}
-	return out
-}
-
-func pad(s string, w int, right bool) string {
-	if right {
-		return fmt.Sprintf("%*s", w, s)
-	}
-	return fmt.Sprintf("%-*s", w, s)
-}
-
 // liveColumns keeps the columns of the live table.
 func liveColumns(cols []column) []column {
 	var live []column
@@ -123,13 +63,34 @@ func liveColumns(cols []column) []column {
 	return live
 }
 
+// countRest is the line under a table that counts by state the rows it
+// left out (all of them if none is shown), shortened to fit width.
+func countRest(rest []demo.Row, none bool, width int) string {
+	open, half, closed := countStates(rest)
+	if none {
+		return firstFitting(width, fmt.Sprintf("%d keys: %s", len(rest), tally(rest)),
+			fmt.Sprintf("%d: %d open, %d half_open, %d closed", len(rest), open, half, closed))
+	}
+	return firstFitting(width, fmt.Sprintf("... and %d more keys: %s", len(rest), tally(rest)),
+		fmt.Sprintf("+%d: %d open, %d half_open, %d closed", len(rest), open, half, closed))
+}
+
 // tally counts rows by state, for the keys a table leaves out.
 func tally(rows []demo.Row) string {
-	var n [3]int
+	open, half, closed := countStates(rows)
+	return fmt.Sprintf("%d closed, %d open, %d half_open", closed, open, half)
+}
+
+func countStates(rows []demo.Row) (open, half, closed int) {
 	for _, r := range rows {
-		if int(r.State) >= 0 && int(r.State) < len(n) {
-			n[r.State]++
+		switch r.State {
+		case tripwire.Open:
+			open++
+		case tripwire.HalfOpen:
+			half++
+		case tripwire.Closed:
+			closed++
 		}
 	}
-	return fmt.Sprintf("%d closed, %d open, %d half_open", n[tripwire.Closed], n[tripwire.Open], n[tripwire.HalfOpen])
+	return open, half, closed
 }

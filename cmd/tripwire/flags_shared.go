@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"strconv"
 	"strings"
 
 	"github.com/tripwire-go/tripwire"
@@ -69,6 +71,19 @@ func windowFlagsAlone(fs *flag.FlagSet, w tripwire.Window) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "failure-rate" || f.Name == "min-calls" })
 	return set && w.Size == 0 && w.Period == 0
+}
+
+// checkAddr accepts the value of flag -name if it is host:port with a
+// numeric port; the host may be empty (every interface).
+func checkAddr(name, addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("-%s %q: want host:port", name, addr)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("-%s %q: port %q is not a number in 0..65535", name, addr, port)
+	}
+	return nil
 }
 
 // flagGroup is one titled group of flags in a command's help.

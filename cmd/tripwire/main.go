@@ -41,21 +41,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				return c.run([]string{"-h"}, stdout, stdout)
-			}
+		if len(args) == 1 {
+			usage(stdout)
+			return 0
 		}
-		usage(stdout)
-		return 0
+		c, ok := commands[args[1]]
+		if !ok {
+			return unknownCommand(args[1], stderr)
+		}
+		return c.run([]string{"-h"}, stdout, stderr)
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "tripwire: unknown command %q\n\n", args[0])
-		usage(stderr)
-		return 2
+		return unknownCommand(args[0], stderr)
 	}
 	return c.run(args[1:], stdout, stderr)
+}
+
+// unknownCommand says on stderr that there is no command name, lists the
+// commands there is, and returns the exit code of a bad command line.
+func unknownCommand(name string, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "tripwire: unknown command %q\n\n", name)
+	usage(stderr)
+	return 2
 }
 
 func usage(w io.Writer) {

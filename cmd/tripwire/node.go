@@ -24,12 +24,36 @@ type nodeConfig struct {
 	report  time.Duration
 }
 
-func nodeFlags(args []string, stderr io.Writer) (nodeConfig, error) {
+// nodeFlags parses args into a nodeConfig. -h prints the help to stdout
+// and returns flag.ErrHelp; a command line the node cannot run prints why
+// and a hint to stderr and returns the error.
+func nodeFlags(args []string, stdout, stderr io.Writer) (nodeConfig, error) {
 	var c nodeConfig
 	fs := flag.NewFlagSet("node", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: tripwire node [flags]
+	fs.StringVar(&c.listen, "listen", "127.0.0.1:7070", "host:port to listen on (port 0: chosen by the OS)")
+	fs.DurationVar(&c.latency, "latency", 2*time.Millisecond, "how long the dependency takes to answer")
+	fs.DurationVar(&c.report, "report", time.Second, "how often to print the number of requests served (0: never)")
+	if err := parseFlags(fs, args, "node", stdout, stderr, nodeHelp); err != nil {
+		return c, err
+	}
+	var err error
+	switch {
+	case fs.NArg() > 0:
+		err = fmt.Errorf("unexpected arguments %q", fs.Args())
+	case c.latency < 0 || c.report < 0:
+		err = errors.New("-latency and -report must not be negative")
+	default:
+		err = checkAddr("listen", c.listen)
+	}
+	if err != nil {
+		printError(stderr, "node", err)
+		printHint(stderr, "node")
+	}
+	return c, err
+}
+
+func nodeHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, `Usage: tripwire node [flags]
 
 Serves the built-in dependency as an actor named "dependency" over
 protoactor's remote, until interrupted. It answers each protobuf request with
@@ -39,21 +63,7 @@ breakers there open and close.
 
 Flags:
 `)
-		fs.PrintDefaults()
-	}
-	fs.StringVar(&c.listen, "listen", "127.0.0.1:7070", "host:port to listen on (port 0: chosen by the OS)")
-	fs.DurationVar(&c.latency, "latency", 2*time.Millisecond, "how long the dependency takes to answer")
-	fs.DurationVar(&c.report, "report", time.Second, "how often to print the number of requests served (0: never)")
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("node: unexpected arguments %q", fs.Args())
-	}
-	if c.latency < 0 || c.report < 0 {
-		return c, errors.New("node: -latency and -report must not be negative")
-	}
-	return c, nil
+	fs.PrintDefaults()
 }
 
 func node(args []string, stdout, stderr io.Writer) int {
@@ -65,17 +75,16 @@ func node(args []string, stdout, stderr io.Writer) int {
 
 // runNode is the node command, serving until stop delivers.
 func runNode(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
-	cfg, err := nodeFlags(args, stderr)
+	cfg, err := nodeFlags(args, stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
 		return 2
 	}
 	n, err := demo.StartNode(cfg.listen, cfg.latency, nil)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		printError(stderr, "node", err)
 		return 1
 	}
 	defer n.Stop()

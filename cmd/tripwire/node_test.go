@@ -29,8 +29,14 @@ type child struct {
 // kills it if it still runs.
 func startChild(t *testing.T, args ...string) *child {
 	t.Helper()
+	return startChildEnv(t, nil, args...)
+}
+
+// startChildEnv is startChild with env added to the child's environment.
+func startChildEnv(t *testing.T, env []string, args ...string) *child {
+	t.Helper()
 	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^$"), done: make(chan struct{})}
-	c.cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(args, " "))
+	c.cmd.Env = append(append(os.Environ(), env...), childEnv+"="+strings.Join(args, " "))
 	c.cmd.Stderr = &c.errs
 	stdout, err := c.cmd.StdoutPipe()
 	if err != nil {
@@ -145,9 +151,9 @@ func TestNodeRejectsBadFlags(t *testing.T) {
 			t.Errorf("runNode(%q) = %d, stderr %q", args, c, errOut.String())
 		}
 	}
-	// An address it cannot listen on is an error of the run: exit 1
+	// An address that is not host:port is a bad flag too, and the error names the command
 	var out, errOut syncBuffer
-	if c := runNode([]string{"-listen", "no-port"}, &out, &errOut, nil); c != 1 || !strings.Contains(errOut.String(), "invalid config") {
+	if c := runNode([]string{"-listen", "no-port"}, &out, &errOut, nil); c != 2 || !strings.HasPrefix(errOut.String(), `tripwire node: -listen "no-port": want host:port`) {
 		t.Errorf("bad -listen: exit %d, stderr %q", c, errOut.String())
 	}
 }

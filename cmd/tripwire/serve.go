@@ -31,7 +31,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if serveWantsSoak(args) {
 		return serveSoakCmd(args, stdout, stderr)
 	}
-	o, err := parseServeFlags(args, stderr)
+	o, err := parseServeFlags(args, stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -46,9 +46,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		defer cancel()
 	}
 	if err := runServe(ctx, o, stdout, nil); err != nil {
-		fmt.Fprintln(stderr, "tripwire serve:", err)
+		printError(stderr, "serve", err)
 		if errors.Is(err, tripwire.ErrInvalidSettings) {
-			fmt.Fprintln(stderr, "Run 'tripwire serve -h' for every flag.")
+			printHint(stderr, "serve")
 			return 2
 		}
 		return 1

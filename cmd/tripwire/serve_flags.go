@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"strconv"
 	"time"
 
 	demopkg "github.com/tripwire-go/tripwire/internal/demo"
@@ -58,27 +56,21 @@ func serveFlagSet(o *serveOptions, w io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseServeFlags parses args. -h prints the help to w and returns
-// flag.ErrHelp; a command line serve cannot run prints why and a hint to w
-// and returns the error.
-func parseServeFlags(args []string, w io.Writer) (serveOptions, error) {
+// parseServeFlags parses args. -h prints the help to stdout and returns
+// flag.ErrHelp; a command line serve cannot run prints why and a hint to
+// stderr and returns the error.
+func parseServeFlags(args []string, stdout, stderr io.Writer) (serveOptions, error) {
 	var o serveOptions
-	fs := serveFlagSet(&o, w)
-	fs.Usage = func() {} // the flag package has printed the error; the hint follows
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		serveHelp(w, fs)
+	fs := serveFlagSet(&o, io.Discard)
+	if err := parseFlags(fs, args, "serve", stdout, stderr, serveHelp); err != nil {
 		return o, err
 	}
-	if err == nil {
-		if err = o.check(fs); err != nil {
-			fmt.Fprintf(w, "tripwire %v\n", err)
-		}
+	if err := o.check(fs); err != nil {
+		printError(stderr, "serve", err)
+		printHint(stderr, "serve")
+		return o, err
 	}
-	if err != nil {
-		fmt.Fprintln(w, "Run 'tripwire serve -h' for every flag.")
-	}
-	return o, err
+	return o, nil
 }
 
 // check reports what the flag package lets through but serve cannot run.
@@ -87,7 +79,7 @@ func (o *serveOptions) check(fs *flag.FlagSet) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
 	}
-	if err := checkServeAddr(o.addr); err != nil {
+	if err := checkAddr("addr", o.addr); err != nil {
 		return err
 	}
 	switch {
@@ -97,19 +89,6 @@ func (o *serveOptions) check(fs *flag.FlagSet) error {
 		return errors.New("serve: -failure-rate and -min-calls need -window")
 	}
 	return o.cfg.Validate()
-}
-
-// checkServeAddr accepts host:port with a numeric port; the host may be
-// empty (every interface).
-func checkServeAddr(addr string) error {
-	_, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("serve: -addr %q: want host:port", addr)
-	}
-	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return fmt.Errorf("serve: -addr %q: port %q is not a number in 0..65535", addr, port)
-	}
-	return nil
 }
 
 func serveHelp(w io.Writer, fs *flag.FlagSet) {

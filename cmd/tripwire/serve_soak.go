@@ -25,7 +25,7 @@ import (
 // invariant held, 1 one was violated (or the run or the server failed), 2
 // bad flags.
 func serveSoakCmd(args []string, stdout, stderr io.Writer) int {
-	o, err := parseServeSoakFlags(args, stderr)
+	o, err := parseServeSoakFlags(args, stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -36,7 +36,7 @@ func serveSoakCmd(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	code, err := runServeSoak(ctx, o, stdout, nil)
 	if err != nil {
-		fmt.Fprintln(stderr, "tripwire serve:", err)
+		printError(stderr, "serve", err)
 	}
 	return code
 }

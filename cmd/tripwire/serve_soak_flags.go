@@ -61,18 +61,19 @@ func serveFlagToken(a string) (name, value string, hasValue bool) {
 
 // parseServeSoakFlags reads a serve -soak command line: -soak and -addr are
 // serve's, the demo's flags are refused, everything else goes to tripwire
-// soak's parser. -h prints serve's help to w and returns flag.ErrHelp; a
-// command line it cannot run prints why and a hint to w and returns the
-// error.
-func parseServeSoakFlags(args []string, w io.Writer) (serveSoakOptions, error) {
+// soak's parser. -h prints serve's help to stdout and returns
+// flag.ErrHelp; a command line it cannot run prints why and a hint to
+// stderr and returns the error.
+func parseServeSoakFlags(args []string, stdout, stderr io.Writer) (serveSoakOptions, error) {
 	o, err := splitServeSoakFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		var demo serveOptions
-		serveHelp(w, serveFlagSet(&demo, w))
+		serveHelp(stdout, serveFlagSet(&demo, stdout))
 		return o, err
 	}
 	if err != nil {
-		fmt.Fprintf(w, "tripwire serve -soak: %s\nRun 'tripwire serve -h' for every flag.\n", strings.TrimPrefix(err.Error(), "serve: "))
+		printError(stderr, "serve -soak", err)
+		printHint(stderr, "serve")
 	}
 	return o, err
 }
@@ -109,7 +110,7 @@ func splitServeSoakFlags(args []string) (serveSoakOptions, error) {
 			rest = append(rest, a)
 		}
 	}
-	if err := checkServeAddr(o.addr); err != nil {
+	if err := checkAddr("addr", o.addr); err != nil {
 		return o, err
 	}
 	cfg, err := soakFlags(rest, io.Discard)

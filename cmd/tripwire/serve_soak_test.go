@@ -137,7 +137,7 @@ func TestServeSoakShowsTheSoakAndEndsWithItsReport(t *testing.T) {
 
 func TestServeSoakEndsEarlyWhenInterrupted(t *testing.T) {
 	// Given serve -soak for a minute
-	o, err := parseServeSoakFlags([]string{"-soak", "-addr", "127.0.0.1:0", "-duration", "1m", "-callers", "4", "-keys", "2"}, io.Discard)
+	o, err := parseServeSoakFlags([]string{"-soak", "-addr", "127.0.0.1:0", "-duration", "1m", "-callers", "4", "-keys", "2"}, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,9 +233,9 @@ func TestServeSoakHelpIsServes(t *testing.T) {
 	// When serve -soak is asked for help
 	var out, errOut bytes.Buffer
 	code := run([]string{"serve", "-soak", "-callers", "8", "-h"}, &out, &errOut)
-	// Then it is serve's help, which says what -soak does
-	if code != 0 || !strings.Contains(errOut.String(), "Usage: tripwire serve") || !strings.Contains(errOut.String(), "With -soak:") {
-		t.Fatalf("exit %d\n%s", code, errOut.String())
+	// Then it is serve's help, on stdout, which says what -soak does
+	if code != 0 || !strings.Contains(out.String(), "Usage: tripwire serve") || !strings.Contains(out.String(), "With -soak:") || errOut.Len() != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out.String(), errOut.String())
 	}
 }
 

@@ -23,27 +23,30 @@ func init() {
 // progress line each second and the report, and exits 0 if every invariant
 // held, 1 if one did not (or the run could not start), 2 on bad flags.
 func soakCmd(args []string, stdout, stderr io.Writer) int {
-	cfg, err := soakFlags(args, stderr)
+	cfg, err := soakFlags(args, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
-		if errors.Is(err, errSoakFlag) { // flag's own errors are printed by the FlagSet
-			fmt.Fprintln(stderr, "soak:", err)
-		}
+		printError(stderr, "soak", err)
+		printHint(stderr, "soak")
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	fmt.Fprintln(stdout, describeSoak(cfg))
-	line := newSoakProgress(stdout, isTerminal(stdout), cfg.Duration)
+	var width func() int
+	if isTerminal(stdout) {
+		width = func() int { cols, _, _ := terminalSize(stdout); return cols }
+	}
+	line := newSoakProgress(stdout, width, cfg.Duration)
 	cfg.Progress = line.show
 	cfg.ProgressEvery = time.Second
 	rep, err := soak.Run(ctx, cfg)
 	line.end()
 	if err != nil {
-		fmt.Fprintln(stderr, "soak:", err)
+		printError(stderr, "soak", err)
 		return 1
 	}
 	return printSoakReport(stdout, cfg, rep)

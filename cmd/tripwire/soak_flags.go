@@ -37,17 +37,15 @@ Exit status: 0 every invariant held, 1 one was violated, 2 bad flags.
 Flags:
 `
 
-// soakFlags parses soak's flags into a validated soak.Config.
-func soakFlags(args []string, stderr io.Writer) (soak.Config, error) {
+// soakFlags parses soak's flags into a validated soak.Config. -h prints
+// the help to stdout and returns flag.ErrHelp; it prints nothing else.
+func soakFlags(args []string, stdout io.Writer) (soak.Config, error) {
 	cfg := soak.Defaults()
 	cfg.Duration = 10 * time.Second
 	var mustSee string
 	fs := flag.NewFlagSet("soak", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), soakUsage)
-		fs.PrintDefaults()
-	}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	fs.IntVar(&cfg.Callers, "callers", cfg.Callers, "goroutines calling Registry.Call in a loop")
 	fs.IntVar(&cfg.Askers, "askers", 0, fmt.Sprintf("actors calling Registry.Request, %d requests in flight each (default: callers/16, at least 1)", soak.AskDepth))
 	fs.IntVar(&cfg.Keys, "keys", cfg.Keys, "registered keys, each with a target of its own")
@@ -64,6 +62,11 @@ func soakFlags(args []string, stderr io.Writer) (soak.Config, error) {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of every random choice (faults, keys, crashes)")
 	fs.StringVar(&mustSee, "must-see", "", "comma-separated outcomes the run must produce, else it fails: "+soakOutcomeList())
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, soakUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+		}
 		return cfg, err
 	}
 	if fs.NArg() != 0 {

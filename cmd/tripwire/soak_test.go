@@ -175,21 +175,32 @@ func TestSoakReportExitStatus(t *testing.T) {
 
 func TestSoakProgressRedrawsOnlyOnATerminal(t *testing.T) {
 	p := soak.Progress{Elapsed: time.Second, Calls: 12, Answers: soak.Counts{soak.OK: 9, soak.Open: 1}}
-	// Given a progress line on a terminal, When two reports and the end come
-	var term bytes.Buffer
-	l := newSoakProgress(&term, true, 3*time.Second)
-	l.show(p)
-	l.show(p)
-	l.end()
-	// Then each redraws the one line in place, and the end starts a new one
 	text := "1s/3s  calls 12  in flight 2  ok 9  open 1  restarted 0  late 0  max over 0s  goroutines 0  workers 0"
-	one := "\r" + text + "\x1b[K"
-	if term.String() != one+one+"\n" {
-		t.Fatalf("terminal got %q", term.String())
+	for _, c := range []struct {
+		cols int
+		want string // the line drawn
+	}{
+		{200, text},
+		{len(text) + 1, text},
+		{len(text), strings.TrimSuffix(text, "  workers 0")}, // the last column stays free
+		{40, "1s/3s  calls 12  in flight 2  ok 9"},
+		{4, "1s…"}, // not even the first field fits: it is cut
+	} {
+		// Given a progress line on a terminal of c.cols, When two reports and the end come
+		var term bytes.Buffer
+		l := newSoakProgress(&term, func() int { return c.cols }, 3*time.Second)
+		l.show(p)
+		l.show(p)
+		l.end()
+		// Then each redraws the one line in place with the fields that fit, and the end starts a new one
+		one := "\r" + c.want + "\x1b[K"
+		if term.String() != one+one+"\n" {
+			t.Errorf("at %d columns the terminal got %q, want %q", c.cols, term.String(), one+one+"\n")
+		}
 	}
-	// Given one elsewhere, Then each report is a line of its own
+	// Given one elsewhere, Then each report is a line of its own, whole
 	var plain bytes.Buffer
-	l = newSoakProgress(&plain, false, 3*time.Second)
+	l := newSoakProgress(&plain, nil, 3*time.Second)
 	l.show(p)
 	l.show(p)
 	l.end()

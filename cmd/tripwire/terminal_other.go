@@ -1,19 +1,10 @@
-//go:build !linux
+//go:build !unix
 
 package main
 
-import (
-	"io"
-	"os"
-)
+import "os"
 
-// isTerminal reports whether w writes to a character device: the best
-// guess without Linux's termios ioctl.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+// notifyResize relays nothing: this system sends no signal when a terminal
+// changes size. The live table reads the size before every frame, so it
+// follows a new size at the next one.
+func notifyResize(chan<- os.Signal) {}
