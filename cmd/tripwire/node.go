@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/asynkron/protoactor-go/remote"
+
 	"github.com/tripwire-go/tripwire/internal/demo"
 )
 
@@ -19,9 +21,11 @@ func init() {
 }
 
 type nodeConfig struct {
-	listen  string
-	latency time.Duration
-	report  time.Duration
+	listen    string
+	latency   time.Duration
+	report    time.Duration
+	keepalive keepaliveFlags
+	remote    []remote.ConfigOption // from keepalive
 }
 
 func nodeFlags(args []string, stderr io.Writer) (nodeConfig, error) {
@@ -35,7 +39,7 @@ Serves the built-in dependency as an actor named "dependency" over
 protoactor's remote, until interrupted. It answers each protobuf request with
 the request itself. Drive it from another process with
 tripwire demo -remote ADDRESS, then stop and restart this node to watch the
-breakers there open and close.
+breakers there open and close. Give both the same -keepalive.
 
 Flags:
 `)
@@ -44,6 +48,7 @@ Flags:
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:7070", "host:port to listen on (port 0: chosen by the OS)")
 	fs.DurationVar(&c.latency, "latency", 2*time.Millisecond, "how long the dependency takes to answer")
 	fs.DurationVar(&c.report, "report", time.Second, "how often to print the number of requests served (0: never)")
+	c.keepalive.define(fs)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -52,6 +57,10 @@ Flags:
 	}
 	if c.latency < 0 || c.report < 0 {
 		return c, errors.New("node: -latency and -report must not be negative")
+	}
+	var err error
+	if c.remote, err = c.keepalive.options(); err != nil {
+		return c, fmt.Errorf("node: %w", err)
 	}
 	return c, nil
 }
@@ -73,14 +82,14 @@ func runNode(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	n, err := demo.StartNode(cfg.listen, cfg.latency, nil)
+	n, err := demo.StartNodeWith(cfg.listen, cfg.latency, nil, cfg.remote)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	defer n.Stop()
-	fmt.Fprintf(stdout, "node: serving %q at %s (latency %v); drive it with: tripwire demo -remote %s\n",
-		demo.DependencyName, n.Address(), cfg.latency, n.Address())
+	fmt.Fprintf(stdout, "node: serving %q at %s (latency %v, %v); drive it with: tripwire demo -remote %s\n",
+		demo.DependencyName, n.Address(), cfg.latency, cfg.keepalive, n.Address())
 	serveUntil(stdout, n, cfg.report, stop)
 	fmt.Fprintf(stdout, "node: stopping after %d requests\n", n.Calls())
 	return 0
