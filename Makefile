@@ -1,13 +1,14 @@
 GO ?= go
 
-.PHONY: test bench cover vet demo fuzz soak chromium netns partition screenshot
+.PHONY: test bench cover vet demo fuzz soak chromium netns etcd partition screenshot
 
 # The test command CI runs (.ci/run). The dashboard's browser test needs
 # chromium, the silent-partition test network namespaces and nftables
-# (and root); each fails without them here (they skip in a plain go test).
-test: chromium netns
+# (and root), the cluster tests against a real provider etcd; each fails
+# without them here (they skip in a plain go test).
+test: chromium netns etcd
 	$(GO) vet ./...
-	TRIPWIRE_REQUIRE_BROWSER=1 TRIPWIRE_REQUIRE_NETNS=1 \
+	TRIPWIRE_REQUIRE_BROWSER=1 TRIPWIRE_REQUIRE_NETNS=1 TRIPWIRE_REQUIRE_ETCD=1 \
 		$(GO) test -race -count=1 -timeout 9m ./...
 
 # Debian's chromium, for the dashboard's browser test, unless it is there.
@@ -22,6 +23,13 @@ netns:
 	@{ command -v ip && command -v nft; } >/dev/null || { \
 		SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends iproute2 nftables; }
+
+# Debian's etcd-server, for the cluster tests against a real provider
+# (test/cluster), unless it is there. The tests start their own etcd.
+etcd:
+	@command -v etcd >/dev/null || { \
+		SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends etcd-server; }
 
 # Silent partitions of 20 s and 60 s between a registry and its remote
 # target's node, without and with gRPC keepalive (about 5 minutes): the
