@@ -82,7 +82,8 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 		// The remote is not shut down: the process ends with the demo, and
 		// protoactor's graceful Remote.Shutdown writes a flag its connection
 		// goroutines read without synchronisation (remote/endpoint_reader.go).
-		if _, err := demo.EnableRemote(sys, o.listen); err != nil {
+		opts, _ := o.keepalive.options() // checked with the flags
+		if _, err := demo.EnableRemote(sys, o.listen, opts...); err != nil {
 			printError(stderr, "demo", fmt.Errorf("-listen: %s", trimPrefixes(err.Error())))
 			return 2
 		}

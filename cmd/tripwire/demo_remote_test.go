@@ -53,6 +53,9 @@ func TestDemoRemoteFlags(t *testing.T) {
 		{"-remote", "127.0.0.1:0"},
 		{"-remote", "127.0.0.1:7070", "-pattern", "flaky"},
 		{"-listen", "127.0.0.1:0"},
+		{"-keepalive", "20s"},
+		{"-remote", "127.0.0.1:7070", "-keepalive", "9s"},
+		{"-remote", "127.0.0.1:7070", "-keepalive-timeout", "-1s"},
 	} {
 		var out, errOut syncBuffer
 		// When the demo gets a bad remote flag, Then it exits 2 and says why

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/asynkron/protoactor-go/remote"
+
 	"github.com/tripwire-go/tripwire/internal/demo"
 )
 
@@ -19,9 +21,11 @@ func init() {
 }
 
 type nodeConfig struct {
-	listen  string
-	latency time.Duration
-	report  time.Duration
+	listen    string
+	latency   time.Duration
+	report    time.Duration
+	keepalive keepaliveFlags
+	remote    []remote.ConfigOption // from keepalive
 }
 
 // nodeFlags parses args into a nodeConfig. -h prints the help to stdout
@@ -33,6 +37,7 @@ func nodeFlags(args []string, stdout, stderr io.Writer) (nodeConfig, error) {
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:7070", "host:port to listen on (port 0: chosen by the OS)")
 	fs.DurationVar(&c.latency, "latency", 2*time.Millisecond, "how long the dependency takes to answer")
 	fs.DurationVar(&c.report, "report", time.Second, "how often to print the number of requests served (0: never)")
+	c.keepalive.define(fs)
 	if err := parseFlags(fs, args, "node", stdout, stderr, nodeHelp); err != nil {
 		return c, err
 	}
@@ -44,6 +49,9 @@ func nodeFlags(args []string, stdout, stderr io.Writer) (nodeConfig, error) {
 		err = errors.New("-latency and -report must not be negative")
 	default:
 		err = checkAddr("listen", c.listen)
+	}
+	if err == nil {
+		c.remote, err = c.keepalive.options()
 	}
 	if err != nil {
 		printError(stderr, "node", err)
@@ -59,7 +67,7 @@ Serves the built-in dependency as an actor named "dependency" over
 protoactor's remote, until interrupted. It answers each protobuf request with
 the request itself. Drive it from another process with
 tripwire demo -remote ADDRESS, then stop and restart this node to watch the
-breakers there open and close.
+breakers there open and close. Give both the same -keepalive.
 
 Flags:
 `)
@@ -82,14 +90,14 @@ func runNode(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int
 	if err != nil {
 		return 2
 	}
-	n, err := demo.StartNode(cfg.listen, cfg.latency, nil)
+	n, err := demo.StartNodeWith(cfg.listen, cfg.latency, nil, cfg.remote)
 	if err != nil {
 		printError(stderr, "node", err)
 		return 1
 	}
 	defer n.Stop()
-	fmt.Fprintf(stdout, "node: serving %q at %s (latency %v); drive it with: tripwire demo -remote %s\n",
-		demo.DependencyName, n.Address(), cfg.latency, n.Address())
+	fmt.Fprintf(stdout, "node: serving %q at %s (latency %v, %v); drive it with: tripwire demo -remote %s\n",
+		demo.DependencyName, n.Address(), cfg.latency, cfg.keepalive, n.Address())
 	serveUntil(stdout, n, cfg.report, stop)
 	fmt.Fprintf(stdout, "node: stopping after %d requests\n", n.Calls())
 	return 0

@@ -19,10 +19,11 @@ import (
 // there, because remote.Start sets gRPC's process-wide logger without
 // synchronisation, so two remotes in one process race under -race.
 type child struct {
-	cmd  *exec.Cmd
-	out  *bufio.Reader
-	errs syncBuffer
-	done chan struct{}
+	cmd   *exec.Cmd
+	out   *bufio.Reader
+	errs  syncBuffer
+	done  chan struct{}
+	first string // a node's first line
 }
 
 // startChild runs `tripwire args...` in a child process; the test's cleanup
@@ -112,6 +113,7 @@ func startNode(t *testing.T, args ...string) (*child, string) {
 	t.Helper()
 	n := startChild(t, append([]string{"node", "-listen", "127.0.0.1:0", "-report", "0"}, args...)...)
 	first := n.line(t)
+	n.first = first
 	m := nodeAddr.FindStringSubmatch(first)
 	if m == nil {
 		t.Fatalf("node printed %q; stderr %q", first, n.errs.String())
@@ -122,9 +124,9 @@ func startNode(t *testing.T, args ...string) (*child, string) {
 func TestNodeServesUntilInterrupted(t *testing.T) {
 	// Given a node started on a port the OS chooses
 	n, addr := startNode(t)
-	// Then it listens on the address it printed
-	if !strings.HasPrefix(addr, "127.0.0.1:") {
-		t.Fatalf("address %q", addr)
+	// Then it listens on the address it printed, with keepalive by default
+	if !strings.HasPrefix(addr, "127.0.0.1:") || !strings.Contains(n.first, "keepalive 10s, timeout 5s") {
+		t.Fatalf("address %q in %q", addr, n.first)
 	}
 	// When it is interrupted
 	if err := n.cmd.Process.Signal(syscall.SIGINT); err != nil {
@@ -142,6 +144,9 @@ func TestNodeRejectsBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-latency", "-1s"},
 		{"-report", "-1s"},
+		{"-keepalive", "5s"}, // under gRPC's 10 s minimum
+		{"-keepalive", "-1s"},
+		{"-keepalive-timeout", "-1s"},
 		{"extra"},
 		{"-nope"},
 	} {

@@ -32,6 +32,12 @@ type Node struct {
 // StartNode starts a node listening on listen ("host:port"; port 0 lets the
 // OS choose). Its actor system logs to log (nil: nowhere) and takes opts.
 func StartNode(listen string, latency time.Duration, log *zap.Logger, opts ...actor.ConfigOption) (*Node, error) {
+	return StartNodeWith(listen, latency, log, nil, opts...)
+}
+
+// StartNodeWith is StartNode whose remote also takes remoteOpts (such as
+// remotekeepalive.Options).
+func StartNodeWith(listen string, latency time.Duration, log *zap.Logger, remoteOpts []remote.ConfigOption, opts ...actor.ConfigOption) (*Node, error) {
 	if latency < 0 {
 		return nil, fmt.Errorf("%w: negative latency", ErrInvalidConfig)
 	}
@@ -39,7 +45,7 @@ func StartNode(listen string, latency time.Duration, log *zap.Logger, opts ...ac
 		return nil, err
 	}
 	n := &Node{sys: tripwire.NewActorSystem(log, opts...)}
-	r, err := EnableRemote(n.sys, listen)
+	r, err := EnableRemote(n.sys, listen, remoteOpts...)
 	if err != nil {
 		n.sys.Shutdown()
 		return nil, err

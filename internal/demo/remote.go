@@ -50,8 +50,9 @@ func (c Config) request() any {
 // EnableRemote starts protoactor's remote on sys, listening on listen
 // ("host:port", port 0: chosen by the OS), so a registry on sys can call
 // actors of other processes and hear their replies. It reports ErrListen
-// instead of protoactor's panic when the address cannot be used.
-func EnableRemote(sys *actor.ActorSystem, listen string) (*remote.Remote, error) {
+// instead of protoactor's panic when the address cannot be used. opts go
+// to remote.Configure (such as remotekeepalive.Options).
+func EnableRemote(sys *actor.ActorSystem, listen string, opts ...remote.ConfigOption) (*remote.Remote, error) {
 	host, port, err := splitHostPort(listen, true)
 	if err != nil {
 		return nil, err
@@ -65,7 +66,7 @@ func EnableRemote(sys *actor.ActorSystem, listen string) (*remote.Remote, error)
 		port = probe.Addr().(*net.TCPAddr).Port
 	}
 	_ = probe.Close()
-	r := remote.NewRemote(sys, remote.Configure(host, port))
+	r := remote.NewRemote(sys, remote.Configure(host, port, opts...))
 	if err := startRemote(r); err != nil {
 		return nil, err
 	}

@@ -19,6 +19,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(memberEnv); spec != "" {
 		os.Exit(runMember(spec))
 	}
+	if spec := os.Getenv(etcdMemberEnv); spec != "" {
+		os.Exit(runEtcdMember(spec))
+	}
 	goleak.VerifyTestMain(withCluster{m}, ignores...)
 }
 
@@ -42,13 +45,15 @@ type withCluster struct{ m *testing.M }
 
 func (w withCluster) Run() int {
 	code := w.m.Run()
-	note, err := stopShared()
-	if note != "" {
-		fmt.Println(note)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL:", err)
-		code = 1
+	for _, stop := range []func() (string, error){stopShared, stopSharedEtcd} {
+		note, err := stop()
+		if note != "" {
+			fmt.Println(note)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "FAIL:", err)
+			code = 1
+		}
 	}
 	return code
 }

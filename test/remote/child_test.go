@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/remote"
 
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/remotekeepalive"
 )
 
 // The other nodes of these tests are child processes running this test
@@ -21,15 +23,16 @@ import (
 // (remote/server.go:61), so two remotes in one process race under -race;
 // and a child can be killed like a real node.
 const (
-	childEnv        = "TRIPWIRE_TEST_NODE"         // the address a child listens on
-	childLatencyEnv = "TRIPWIRE_TEST_NODE_LATENCY" // its dependency's latency
+	childEnv          = "TRIPWIRE_TEST_NODE"           // the address a child listens on
+	childLatencyEnv   = "TRIPWIRE_TEST_NODE_LATENCY"   // its dependency's latency
+	childKeepaliveEnv = "TRIPWIRE_TEST_NODE_KEEPALIVE" // "1": its remote runs with keepalive
 )
 
 // runChild is a child's whole life: serve the dependency on listen, print
 // its address, and stop when stdin closes.
 func runChild(listen string) int {
 	latency, _ := time.ParseDuration(os.Getenv(childLatencyEnv))
-	n, err := demo.StartNode(listen, latency, nil)
+	n, err := demo.StartNodeWith(listen, latency, nil, keepaliveOptions(os.Getenv(childKeepaliveEnv) == "1"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -51,8 +54,16 @@ type child struct {
 // latency. The test's cleanup kills it.
 func startChild(t *testing.T, listen string, latency time.Duration) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+listen, childLatencyEnv+"="+latency.String())
+	return startChildIn(t, "", listen, latency, false)
+}
+
+// startChildIn starts a node in network namespace ns ("": this process's),
+// with keepalive or without. The test's cleanup kills it.
+func startChildIn(t *testing.T, ns, listen string, latency time.Duration, keepalive bool) *child {
+	t.Helper()
+	cmd := selfIn(ns)
+	cmd.Env = append(os.Environ(), childEnv+"="+listen, childLatencyEnv+"="+latency.String(),
+		childKeepaliveEnv+"="+flag01(keepalive))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -74,6 +85,35 @@ func startChild(t *testing.T, listen string, latency time.Duration) *child {
 	}
 	c.addr = addr
 	return c
+}
+
+// selfIn is a command that runs this test binary, running no test, in
+// network namespace ns ("": this process's).
+func selfIn(ns string) *exec.Cmd {
+	if ns == "" {
+		return exec.Command(os.Args[0], "-test.run=^$")
+	}
+	return exec.Command("ip", "netns", "exec", ns, os.Args[0], "-test.run=^$")
+}
+
+func flag01(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// keepaliveOptions are the options of a remote with remotekeepalive's
+// defaults, or none.
+func keepaliveOptions(on bool) []remote.ConfigOption {
+	if !on {
+		return nil
+	}
+	opts, err := remotekeepalive.Options(remotekeepalive.Config{})
+	if err != nil {
+		panic(err) // the zero Config is valid
+	}
+	return opts
 }
 
 // pid is the child's dependency actor.

@@ -23,6 +23,9 @@ func TestMain(m *testing.M) {
 	if listen := os.Getenv(childEnv); listen != "" {
 		os.Exit(runChild(listen))
 	}
+	if spec := os.Getenv(callerEnv); spec != "" {
+		os.Exit(runCaller(spec))
+	}
 	var err error
 	if home, err = demo.StartNode("127.0.0.1:0", 0, debugLog(), actor.WithDeadLetterThrottleInterval(10*time.Millisecond)); err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -1,0 +1,61 @@
+package etcdprovider
+
+import (
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// Config is where etcd is and how long to wait for it. Only Endpoints is
+// required.
+type Config struct {
+	// Endpoints are etcd's client addresses ("127.0.0.1:2379").
+	Endpoints []string
+	// BaseKey prefixes the members' keys. Default "/protoactor", as in
+	// protoactor's etcd.New.
+	BaseKey string
+	// DialTimeout bounds connecting to etcd. Default 5 s, as in
+	// protoactor's etcd.New.
+	DialTimeout time.Duration
+	// Timeout bounds every request the provider makes to etcd: joining,
+	// renewing the lease, leaving. Default 5 s.
+	Timeout time.Duration
+	// Logger is the etcd client's logger. Default: none (zap.NewNop).
+	Logger *zap.Logger
+}
+
+// The defaults of zero Config fields.
+const (
+	DefaultBaseKey     = "/protoactor"
+	DefaultDialTimeout = 5 * time.Second
+	DefaultTimeout     = 5 * time.Second
+)
+
+// withDefaults returns c with its zero fields set, or ErrInvalidConfig.
+func (c Config) withDefaults() (Config, error) {
+	switch {
+	case len(c.Endpoints) == 0:
+		return c, fmt.Errorf("%w: no endpoint", ErrInvalidConfig)
+	case c.DialTimeout < 0 || c.Timeout < 0:
+		return c, fmt.Errorf("%w: negative duration (DialTimeout %v, Timeout %v)", ErrInvalidConfig, c.DialTimeout, c.Timeout)
+	}
+	for _, e := range c.Endpoints {
+		if e == "" {
+			return c, fmt.Errorf("%w: empty endpoint", ErrInvalidConfig)
+		}
+	}
+	if c.BaseKey == "" {
+		c.BaseKey = DefaultBaseKey
+	}
+	if c.DialTimeout == 0 {
+		c.DialTimeout = DefaultDialTimeout
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.Logger == nil {
+		c.Logger = zap.NewNop()
+	}
+	return c, nil
+}

@@ -1,0 +1,93 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/cluster"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// driver runs a member's commands; the first "register" starts a registry
+// on it.
+type driver struct {
+	c       *cluster.Cluster
+	reg     *tripwire.Registry
+	loads   map[string]*load
+	members atomic.Value // "<n> <addresses>" of the last topology
+}
+
+func (d *driver) do(cmd []string) string {
+	arg := func(i int) string {
+		if i < len(cmd) {
+			return cmd[i]
+		}
+		return ""
+	}
+	switch arg(0) {
+	case "members": // "<how many> <their addresses>" this one sees, itself included
+		m, _ := d.members.Load().(string)
+		return "ok " + m
+	case "host": // host ID: where the grain of ID lives (activating it)
+		if pid := d.c.Get(arg(1), echoKind); pid != nil {
+			return "ok " + pid.Address
+		}
+		return "err nowhere"
+	case "register": // register KEY ID THRESHOLD OPEN-TIMEOUT CALL-TIMEOUT
+		return d.register(arg(1), arg(2), arg(3), arg(4), arg(5))
+	case "call": // call KEY TEXT: "ok <reply>" or "err <error>"
+		v, err := d.reg.Call(context.Background(), arg(1), wrapperspb.String(arg(2)))
+		if err != nil {
+			return "err " + err.Error()
+		}
+		return "ok " + v.(*wrapperspb.StringValue).GetValue()
+	case "load": // load KEY: callers keep calling KEY until "stats KEY ..."
+		d.loads[arg(1)] = startLoad(d.reg, arg(1))
+		return "ok"
+	case "stats": // stats KEY FAULT-UNIX-NS OLD-HOST: what the load saw since the fault
+		l, ok := d.loads[arg(1)]
+		if !ok {
+			return "err no load"
+		}
+		fault, _ := strconv.ParseInt(arg(2), 10, 64)
+		return "ok " + l.stats(time.Unix(0, fault), arg(3))
+	case "unload": // unload KEY: stop the load
+		if l, ok := d.loads[arg(1)]; ok {
+			l.stop()
+			delete(d.loads, arg(1))
+		}
+		return "ok"
+	}
+	return fmt.Sprintf("err unknown command %q", cmd)
+}
+
+func (d *driver) register(key, id, threshold, open, call string) string {
+	if d.reg == nil {
+		reg, err := tripwire.Start(d.c.ActorSystem)
+		if err != nil {
+			return "err " + err.Error()
+		}
+		d.reg = reg
+	}
+	var s tripwire.Settings
+	var err error
+	s.Threshold, err = strconv.Atoi(threshold)
+	if err == nil {
+		s.OpenTimeout, err = time.ParseDuration(open)
+	}
+	if err == nil {
+		s.CallTimeout, err = time.ParseDuration(call)
+	}
+	if err == nil {
+		err = d.reg.Register(key, tripwire.ClusterTarget(echoKind, id), s)
+	}
+	if err != nil {
+		return "err " + err.Error()
+	}
+	return "ok"
+}
