@@ -40,6 +40,9 @@ func (c *Cell) AddRestart() int64 { return c.restarts.Add(1) }
 // instead of ErrBreakerRestarted. Unregister and Shutdown call it first.
 func (c *Cell) Retire(err error) { c.stopErr.Store(&err) }
 
+// Retired reports whether the key is going away (Retire was called).
+func (c *Cell) Retired() bool { return c.stopErr.Load() != nil }
+
 // Rejection is the error the breaker would answer a call with now — the
 // circuit is open, or half-open with all its probes in flight — or nil.
 func (c *Cell) Rejection() *errs.OpenError { return c.rejection.Load() }

@@ -40,8 +40,14 @@ func copyOf(pid *actor.PID) *actor.PID { return &actor.PID{Address: pid.Address,
 // without this the target's set of watchers would grow by one dead breaker
 // per passivation, respawn or re-registration. After a target_down there is
 // no watch left to end.
+//
+// A target on another node is unwatched only while its key lives on
+// (passivation, respawn): when the key is unregistered or the registry shuts
+// down, its node may be the reason, and protoactor redials a dead node for
+// 10 s to deliver an unwatch; the remote node drops the watch itself when
+// this node's connection to it ends.
 func (b *breaker) unwatch(ctx actor.Context) {
-	if b.watching {
+	if b.watching && (!b.cfg.Cell.Retired() || b.targetIsLocal(ctx)) {
 		b.watching = false
 		b.tellTarget(ctx, &actor.Unwatch{Watcher: copyOf(ctx.Self())})
 	}
@@ -72,4 +78,11 @@ func (b *breaker) targetDown(ctx actor.Context) {
 			c.deliver(Result{Err: errs.ErrTargetDown})
 		}
 	}
+}
+
+// targetIsLocal reports whether the actor target lives in this actor
+// system.
+func (b *breaker) targetIsLocal(ctx actor.Context) bool {
+	a := b.cfg.Target.PID.Address
+	return a == "nonhost" || a == ctx.ActorSystem().ProcessRegistry.Address
 }

@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	waitRemoteQuiet()
 	home.Stop()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
