@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test bench cover vet demo fuzz soak chromium netns etcd partition screenshot
+.PHONY: test bench cover vet demo fuzz soak chromium netns etcd partition screenshot sizes
 
 # The test command CI runs (.ci/run). The dashboard's browser test needs
 # chromium, the silent-partition test network namespaces and nftables
@@ -75,3 +75,11 @@ cover:
 
 demo:
 	$(GO) run ./cmd/tripwire demo
+
+# The stripped sizes of a function-target program and of protoactor's hello
+# world (test/size), for BENCHMARKS.md.
+sizes:
+	@for p in functarget protohello; do \
+		$(GO) build -ldflags='-s -w' -o /tmp/tripwire-size-$$p ./test/size/$$p && \
+		printf '%-11s %9d bytes\n' $$p $$(stat -c %s /tmp/tripwire-size-$$p); \
+		rm -f /tmp/tripwire-size-$$p; done

@@ -12,17 +12,23 @@ import (
 // localAddress is the address protoactor gives local PIDs before remote starts.
 const localAddress = "nonhost"
 
-// checkMessage refuses a message its target cannot receive: nil to an actor,
-// or anything but a protobuf message to a target on another node, which
-// protoactor's remote would drop silently.
+// checkMessage refuses a message its target cannot receive: one its own
+// check refuses (Checked), nil to an actor, or anything but a protobuf
+// message to an actor on another node, which protoactor's remote would drop
+// silently.
 func (r *Registry) checkMessage(t *tactor.Target, msg any) error {
-	if t.PID == nil && !t.Remote {
+	if t.Check != nil {
+		if err := t.Check(msg); err != nil {
+			return err
+		}
+	}
+	if t.PID == nil {
 		return nil
 	}
 	if msg == nil {
 		return fmt.Errorf("%w: nil message to an actor target", ErrInvalidMessage)
 	}
-	if !t.Remote && !r.isRemote(t.PID) {
+	if !r.isRemote(t.PID) {
 		return nil
 	}
 	if _, ok := msg.(proto.Message); !ok {

@@ -31,7 +31,7 @@ func (r *Registry) Register(key string, target Target, s Settings) error {
 		Key:         key,
 		Circuit:     s.circuit(),
 		CallTimeout: s.CallTimeout,
-		Target:      tactor.Target{Func: spec.fn, PID: spec.pid, Remote: spec.remote},
+		Target:      tactor.Target{Func: spec.fn, PID: spec.pid, Check: spec.check},
 		Classify:    s.classifier(),
 		MaxInFlight: s.MaxInFlight,
 		WatchTarget: spec.pid != nil && !s.IgnoreTargetDown,
@@ -56,12 +56,6 @@ func (r *Registry) validateTarget(t Target) (targetSpec, error) {
 		return spec, fmt.Errorf("%w: nil Target", ErrInvalidTarget)
 	}
 	switch {
-	case spec.grain != nil:
-		g, err := r.grainTarget(spec.grain)
-		if err != nil {
-			return spec, err
-		}
-		spec.fn, spec.remote = g.Call, true
 	case spec.pid == nil && spec.fn == nil:
 		return spec, fmt.Errorf("%w: nil PID or function", ErrInvalidTarget)
 	case spec.pid != nil && spec.pid.Id == "":

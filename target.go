@@ -7,16 +7,17 @@ import (
 )
 
 // Target is the dependency a breaker protects: an actor (ActorTarget) or a
-// function (FuncTarget).
+// function (FuncTarget), possibly with a check of its messages (Checked).
+// Other packages build theirs from these: grain.Target for a cluster's
+// virtual actors.
 type Target interface {
 	target() targetSpec
 }
 
 type targetSpec struct {
-	pid    *actor.PID
-	fn     func(ctx context.Context, msg any) (any, error)
-	grain  *grainSpec
-	remote bool // set by Register for a cluster target
+	pid   *actor.PID
+	fn    func(ctx context.Context, msg any) (any, error)
+	check func(msg any) error // nil: every message is fine
 }
 
 func (t targetSpec) target() targetSpec { return t }
@@ -39,4 +40,27 @@ func ActorTarget(pid *actor.PID) Target {
 // error counts as a failure, and a panic is recovered as ErrTargetPanic.
 func FuncTarget(fn func(ctx context.Context, msg any) (any, error)) Target {
 	return targetSpec{fn: fn}
+}
+
+// Checked is t with check run on every message before its call is admitted.
+// A message check refuses is never sent: the call returns check's error at
+// once, it counts neither way, and the target is not called — wrap
+// ErrInvalidMessage (or ErrNotSerializable) in it so callers can tell. A nil
+// check checks nothing; checks of a Checked target run in order, t's first.
+func Checked(t Target, check func(msg any) error) Target {
+	spec, ok := specOf(t)
+	if !ok || check == nil {
+		return t
+	}
+	if first := spec.check; first != nil {
+		spec.check = func(msg any) error {
+			if err := first(msg); err != nil {
+				return err
+			}
+			return check(msg)
+		}
+	} else {
+		spec.check = check
+	}
+	return spec
 }

@@ -15,9 +15,8 @@ import (
 type Target struct {
 	Func task.Func
 	PID  *actor.PID
-	// Remote: Func reaches actors on other nodes (a cluster grain), so every
-	// message must be serializable. A PID's remoteness is read off its address.
-	Remote bool
+	// Check, if set, refuses a message before its call is admitted.
+	Check func(msg any) error
 }
 
 // Config is everything a breaker needs; it is shared by all incarnations of

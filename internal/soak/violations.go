@@ -22,6 +22,14 @@ import "fmt"
 // still caught: a worker started per call would exceed it by thousands.
 func WorkerSlack(cfg Config) int64 { return 2 * int64(cfg.Callers+cfg.Askers*AskDepth) }
 
+// InvocationLimit is the most function-target calls a run may have running
+// at once: one per call in flight (a crash of a breaker hands its calls on,
+// it never abandons them to their targets while their callers call again),
+// plus as many again for hung calls, which ignore their context and outlive
+// their deadline until released. Before crashes handed calls on, 1,000
+// callers on one key crashed every millisecond had 63,000 running.
+func InvocationLimit(cfg Config) int64 { return 2 * int64(cfg.Callers+cfg.Askers*AskDepth) }
+
 // Violations returns the invariants of cfg the run broke, one line each; none
 // means the run kept every promise.
 func (r Report) Violations(cfg Config) []string {
@@ -71,6 +79,11 @@ func (r Report) Violations(cfg Config) []string {
 	// failed may or may not have happened.
 	if c := int64(r.Crash.Crashes); r.Restarts < c || r.Restarts > c+int64(r.Crash.Errors) {
 		fail("breakers counted %d restarts for %d crashes (%d crash errors)", r.Restarts, c, r.Crash.Errors)
+	}
+	// The calls running in targets stayed within the calls in flight.
+	if r.PeakInvocations > InvocationLimit(cfg) {
+		fail("%d function-target calls ran at once, over the limit of %d for %d calls in flight",
+			r.PeakInvocations, InvocationLimit(cfg), cfg.Callers+cfg.Askers*AskDepth)
 	}
 	// Workers never exceeded the peak of concurrent invocations + slack.
 	if r.PeakWorkers > r.PeakInvocations+WorkerSlack(cfg) || r.Samples == 0 {

@@ -3,13 +3,14 @@ package cluster
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
+	protocluster "github.com/asynkron/protoactor-go/cluster"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/grain"
 )
 
 // A message that is no protobuf cannot cross the network (protoactor's
@@ -23,7 +24,7 @@ func TestNotSerializable(t *testing.T) {
 	// error cannot cross the network: that call ends at a short deadline)
 	reg := newRegistry(t, tc)
 	id := tc.identityOn(t, "nantes", tc.b.addr())
-	register(t, reg, "echo", id, tripwire.Settings{CallTimeout: 10 * time.Second})
+	register(t, tc, reg, "echo", id, tripwire.Settings{CallTimeout: 10 * time.Second})
 	if _, err := reg.Call(ctx, "echo", wrapperspb.String("un")); err != nil {
 		t.Fatalf("first call: %v", err)
 	}
@@ -78,38 +79,27 @@ func TestNotSerializable(t *testing.T) {
 	}
 }
 
-// Register refuses a cluster target it could never call.
+// grain.Target refuses a target it could never call.
 func TestInvalidTarget(t *testing.T) {
 	tc := clusterFor(t)
-	plain, err := tripwire.Start(nil) // its own actor system, no cluster
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = plain.Shutdown(context.Background()) })
-	member := newRegistry(t, tc)
 	cases := []struct {
 		name           string
-		reg            *tripwire.Registry
+		c              *protocluster.Cluster
 		kind, identity string
 	}{
-		{"empty kind", member, "", "paris"},
-		{"empty identity", member, echoKind, ""},
-		{"both empty", member, "", ""},
-		{"actor system without a cluster", plain, echoKind, "paris"},
+		{"empty kind", tc.a.c, "", "paris"},
+		{"empty identity", tc.a.c, echoKind, ""},
+		{"both empty", tc.a.c, "", ""},
+		{"no cluster", nil, echoKind, "paris"},
 	}
-	for i, c := range cases {
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			key := fmt.Sprintf("grain-%d", i)
-			// Given a registry (on a cluster member, or not)
-			// When a cluster target is registered
-			err := c.reg.Register(key, tripwire.ClusterTarget(c.kind, c.identity), tripwire.Settings{})
+			// When a grain target is made of them
+			target, err := grain.Target(c.c, c.kind, c.identity)
 
-			// Then it is ErrInvalidTarget, and no breaker is there
-			if !errors.Is(err, tripwire.ErrInvalidTarget) {
-				t.Fatalf("Register(ClusterTarget(%q, %q)): %v, want ErrInvalidTarget", c.kind, c.identity, err)
-			}
-			if _, err := c.reg.Call(context.Background(), key, wrapperspb.String("x")); !errors.Is(err, tripwire.ErrUnknownKey) {
-				t.Fatalf("Call after the refused Register: %v, want ErrUnknownKey", err)
+			// Then it is ErrInvalidTarget, and there is no target to register
+			if !errors.Is(err, tripwire.ErrInvalidTarget) || target != nil {
+				t.Fatalf("grain.Target(%v, %q, %q): %v, %v; want ErrInvalidTarget", c.c, c.kind, c.identity, target, err)
 			}
 		})
 	}
@@ -121,13 +111,17 @@ func TestUnknownKind(t *testing.T) {
 	tc := clusterFor(t)
 	// Given a breaker in front of a grain of a kind no member hosts
 	reg := newRegistry(t, tc)
-	if err := reg.Register("ghost", tripwire.ClusterTarget("ghost", "paris"), tripwire.Settings{CallTimeout: 10 * time.Second}); err != nil {
+	target, err := grain.Target(tc.a.c, "ghost", "paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Register("ghost", target, tripwire.Settings{CallTimeout: 10 * time.Second}); err != nil {
 		t.Fatalf("Register: %v", err)
 	}
 
 	// When a caller calls it
 	start := time.Now()
-	_, err := reg.Call(context.Background(), "ghost", wrapperspb.String("allô"))
+	_, err = reg.Call(context.Background(), "ghost", wrapperspb.String("allô"))
 
 	// Then it gets ErrTargetDown at once
 	if !errors.Is(err, tripwire.ErrTargetDown) {

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/grain"
 )
 
 // driver runs a member's commands; the first "register" starts a registry
@@ -83,8 +84,12 @@ func (d *driver) register(key, id, threshold, open, call string) string {
 	if err == nil {
 		s.CallTimeout, err = time.ParseDuration(call)
 	}
+	var target tripwire.Target
 	if err == nil {
-		err = d.reg.Register(key, tripwire.ClusterTarget(echoKind, id), s)
+		target, err = grain.Target(d.c, echoKind, id)
+	}
+	if err == nil {
+		err = d.reg.Register(key, target, s)
 	}
 	if err != nil {
 		return "err " + err.Error()

@@ -31,7 +31,7 @@ func grainMoves(t *testing.T, tc *testCluster, depart func(*peer)) {
 	b := tc.join(t)
 	reg := newRegistry(t, tc)
 	id := tc.identityOn(t, "nice", b.addr())
-	register(t, reg, "echo", id, tripwire.Settings{Threshold: 1, OpenTimeout: open, CallTimeout: timeout})
+	register(t, tc, reg, "echo", id, tripwire.Settings{Threshold: 1, OpenTimeout: open, CallTimeout: timeout})
 	v, err := reg.Call(ctx, "echo", wrapperspb.String("bonjour"))
 	if err != nil {
 		t.Fatalf("first call: %v", err)

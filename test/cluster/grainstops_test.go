@@ -27,7 +27,7 @@ func TestGrainStops(t *testing.T) {
 			// on host, and a call that the grain holds unanswered
 			reg := newRegistry(t, tc)
 			id := tc.identityOn(t, "lille", host.addr)
-			register(t, reg, "echo", id, tripwire.Settings{Threshold: 10, CallTimeout: timeout})
+			register(t, tc, reg, "echo", id, tripwire.Settings{Threshold: 10, CallTimeout: timeout})
 			held := make(chan error, 1)
 			start := time.Now()
 			go func() {

@@ -30,7 +30,7 @@ func TestPassThrough(t *testing.T) {
 			// Given a registry on member a, and a breaker in front of the
 			// echo grain c.id, which lives on c.host
 			reg := newRegistry(t, tc)
-			register(t, reg, "echo", c.id, tripwire.Settings{})
+			register(t, tc, reg, "echo", c.id, tripwire.Settings{})
 
 			// When a caller calls it
 			v, err := reg.Call(ctx, "echo", wrapperspb.String("bonjour"))

@@ -34,7 +34,7 @@ func TestGrainFollowedWhenRebalanced(t *testing.T) {
 	old := make(map[string]*actor.PID)
 	for i := range ids {
 		ids[i] = tc.identityOn(t, "bordeaux", tc.b.addr())
-		register(t, reg, ids[i], ids[i], tripwire.Settings{Threshold: 1})
+		register(t, tc, reg, ids[i], ids[i], tripwire.Settings{Threshold: 1})
 		if _, err := reg.Call(ctx, ids[i], wrapperspb.String("bonjour")); err != nil {
 			t.Fatalf("first call to %s: %v", ids[i], err)
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/grain"
 )
 
 // newRegistry starts a registry on member a; the test's cleanup shuts it
@@ -23,11 +24,16 @@ func newRegistry(t *testing.T, tc *testCluster) *tripwire.Registry {
 	return reg
 }
 
-// register puts a breaker under key in front of the echo grain of id.
-func register(t *testing.T, reg *tripwire.Registry, key, id string, s tripwire.Settings) {
+// register puts a breaker under key in front of the echo grain of id, in
+// the cluster of tc's member a (where the registry runs).
+func register(t *testing.T, tc *testCluster, reg *tripwire.Registry, key, id string, s tripwire.Settings) {
 	t.Helper()
-	if err := reg.Register(key, tripwire.ClusterTarget(echoKind, id), s); err != nil {
-		t.Fatalf("Register(%q, ClusterTarget(%q, %q)): %v", key, echoKind, id, err)
+	target, err := grain.Target(tc.a.c, echoKind, id)
+	if err == nil {
+		err = reg.Register(key, target, s)
+	}
+	if err != nil {
+		t.Fatalf("Register(%q, grain.Target(%q, %q)): %v", key, echoKind, id, err)
 	}
 }
 

@@ -30,7 +30,7 @@ func TestGrainRepliesError(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			// Given a breaker in front of a grain on c.host
 			reg := newRegistry(t, tc)
-			register(t, reg, "echo", tc.identityOn(t, "rennes", c.host),
+			register(t, tc, reg, "echo", tc.identityOn(t, "rennes", c.host),
 				tripwire.Settings{Threshold: 5, CallTimeout: timeout})
 
 			// When the grain answers a call with a Go error

@@ -54,6 +54,10 @@ func TestViolationsCatchEachBrokenInvariant(t *testing.T) {
 		{"crash not restarted", func(r *soak.Report) { r.Restarts = 2 }, "2 restarts for 3 crashes"},
 		{"restart without a crash", func(r *soak.Report) { r.Restarts = 5 }, "5 restarts for 3 crashes"},
 		{"too many workers", func(r *soak.Report) { r.PeakWorkers++ }, "Workers() reached"},
+		{"too many target calls", func(r *soak.Report) {
+			r.PeakInvocations = soak.InvocationLimit(cfg) + 1
+			r.PeakWorkers = r.PeakInvocations
+		}, "function-target calls ran at once"},
 		{"never sampled", func(r *soak.Report) { r.Samples = 0 }, "Workers() reached"},
 		{"goroutines left", func(r *soak.Report) { r.GoroutinesAfter = 9 }, "2 goroutines left after Shutdown"},
 		{"harness trouble", func(r *soak.Report) { r.Problems = []string{"Shutdown: timeout"} }, "harness: Shutdown: timeout"},

@@ -1,4 +1,4 @@
-package task
+package grain
 
 import (
 	"context"
@@ -7,28 +7,27 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
 
-	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire"
 )
 
-// Grain calls one virtual actor of a protoactor cluster, by kind and
-// identity, from a worker. Each call finds the grain where it lives now
-// (protoactor's PID cache, else the cluster's identity lookup, which
-// activates it), so calls follow the grain when it moves to another member.
-// The call watches the grain while it waits: if the grain or its member
-// dies, the call fails at once with ErrTargetDown and the cached address is
-// dropped, so the next call looks the grain up again.
-type Grain struct {
-	Cluster  *cluster.Cluster
-	Kind     string
-	Identity string
+// caller calls one virtual actor of a protoactor cluster, by kind and
+// identity, on a breaker's worker. Each call finds the grain where it lives
+// now, so calls follow the grain when it moves to another member. The call
+// watches the grain while it waits: if the grain or its member dies, the
+// call fails at once with ErrTargetDown and the cached address is dropped,
+// so the next call looks the grain up again.
+type caller struct {
+	cluster  *cluster.Cluster
+	kind     string
+	identity string
 }
 
-// Call is the grain's Func: it sends msg and waits for the reply, the
+// call is the target's function: it sends msg and waits for the reply, the
 // grain's death, or ctx's end, whichever comes first. A reply that is an
 // error is returned as the error. If the address came from protoactor's
 // cache and the message provably reached no actor there (the grain moved
-// since), Call looks the grain up again and sends once more.
-func (g *Grain) Call(ctx context.Context, msg any) (any, error) {
+// since), call looks the grain up again and sends once more.
+func (g *caller) call(ctx context.Context, msg any) (any, error) {
 	pid, cached, err := g.locate(ctx, true)
 	if err != nil {
 		return nil, err
@@ -53,8 +52,8 @@ type result struct {
 }
 
 // ask sends msg to the grain at pid and waits, watching it.
-func (g *Grain) ask(ctx context.Context, pid *actor.PID, msg any) result {
-	sys := g.Cluster.ActorSystem
+func (g *caller) ask(ctx context.Context, pid *actor.PID, msg any) result {
+	sys := g.cluster.ActorSystem
 	box := newReplyBox()
 	self, _ := sys.ProcessRegistry.Add(box, "tripwire$grain$"+sys.ProcessRegistry.NextId())
 	defer sys.ProcessRegistry.Remove(self)
@@ -80,7 +79,7 @@ func (g *Grain) ask(ctx context.Context, pid *actor.PID, msg any) result {
 		default:
 		}
 		g.forget(pid)
-		return result{err: fmt.Errorf("%w: grain %s/%s at %s: %s", errs.ErrTargetDown, g.Kind, g.Identity, pid, why),
+		return result{err: fmt.Errorf("%w: grain %s/%s at %s: %s", tripwire.ErrTargetDown, g.kind, g.identity, pid, why),
 			undelivered: why == actor.TerminatedReason_NotFound}
 	case <-ctx.Done():
 		return result{err: ctx.Err()}
@@ -88,11 +87,11 @@ func (g *Grain) ask(ctx context.Context, pid *actor.PID, msg any) result {
 }
 
 // answer turns the grain's reply into the call's result.
-func (g *Grain) answer(pid *actor.PID, reply any) result {
+func (g *caller) answer(pid *actor.PID, reply any) result {
 	switch m := actor.UnwrapEnvelopeMessage(reply).(type) {
 	case *actor.DeadLetterResponse:
 		g.forget(pid)
-		return result{err: fmt.Errorf("%w: grain %s/%s at %s", errs.ErrTargetDown, g.Kind, g.Identity, pid), undelivered: true}
+		return result{err: fmt.Errorf("%w: grain %s/%s at %s", tripwire.ErrTargetDown, g.kind, g.identity, pid), undelivered: true}
 	case error:
 		return result{err: m}
 	default:
@@ -104,24 +103,24 @@ func (g *Grain) answer(pid *actor.PID, reply any) result {
 // cache: cached (if useCache), or looked up (and activated) by the cluster.
 // The lookup cannot be cancelled; the breaker answers the caller at its
 // deadline even if the lookup takes longer.
-func (g *Grain) locate(ctx context.Context, useCache bool) (*actor.PID, bool, error) {
+func (g *caller) locate(ctx context.Context, useCache bool) (*actor.PID, bool, error) {
 	if useCache {
-		if pid, ok := g.Cluster.PidCache.Get(g.Identity, g.Kind); ok && pid != nil {
+		if pid, ok := g.cluster.PidCache.Get(g.identity, g.kind); ok && pid != nil {
 			return pid, true, nil
 		}
 	}
-	pid := g.Cluster.Get(g.Identity, g.Kind)
+	pid := g.cluster.Get(g.identity, g.kind)
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
 	if pid == nil {
-		return nil, false, fmt.Errorf("%w: no member hosts grain %s/%s", errs.ErrTargetDown, g.Kind, g.Identity)
+		return nil, false, fmt.Errorf("%w: no member hosts grain %s/%s", tripwire.ErrTargetDown, g.kind, g.identity)
 	}
-	g.Cluster.PidCache.Set(g.Identity, g.Kind, pid)
+	g.cluster.PidCache.Set(g.identity, g.kind, pid)
 	return pid, false, nil
 }
 
 // forget drops pid from the cache, if it is still the grain's cached PID.
-func (g *Grain) forget(pid *actor.PID) {
-	g.Cluster.PidCache.RemoveByValue(g.Identity, g.Kind, pid)
+func (g *caller) forget(pid *actor.PID) {
+	g.cluster.PidCache.RemoveByValue(g.identity, g.kind, pid)
 }

@@ -1,4 +1,4 @@
-package task
+package grain
 
 import "github.com/asynkron/protoactor-go/actor"
 

@@ -1,0 +1,14 @@
+// Package grain puts Tripwire's breakers in front of virtual actors (grains)
+// of a protoactor cluster. Its own package, so that a program with no
+// cluster target links none of protoactor's cluster, remote and gRPC.
+//
+//	t, err := grain.Target(c, "cart", "alice") // c is the member's *cluster.Cluster
+//	err = reg.Register("cart/alice", t, tripwire.Settings{Threshold: 3})
+//
+// Every call finds the grain where it lives now (protoactor's PID cache,
+// else the cluster's identity lookup, which activates it), so calls follow
+// the grain when it moves to another member; if the grain or its member
+// dies while a call waits, the call fails at once with
+// tripwire.ErrTargetDown. Messages must be protobuf messages; anything else
+// is tripwire.ErrNotSerializable at once, counting neither way.
+package grain
