@@ -100,7 +100,7 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 	return v, err
 }
 
-func endSpan(span trace.Span, outcome observe.Outcome, err error) {
+func endSpan(span trace.Span, outcome observe.Label, err error) {
 	span.SetAttributes(attribute.String("tripwire.outcome", outcome.String()))
 	if err != nil {
 		span.SetStatus(codes.Error, err.Error())
@@ -126,7 +126,7 @@ func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, 
 // synctest bubble.
 func (r *Registry) newCall(ctx context.Context, msg any, deadline, now time.Time) *tactor.Call {
 	if c, ok := r.calls.Get().(*tactor.Call); ok {
-		c.Reset(ctx, msg, deadline, now)
+		c.Reuse(ctx, msg, deadline, now)
 		return c
 	}
 	return tactor.NewCall(ctx, msg, deadline, now)

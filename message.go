@@ -16,7 +16,7 @@ const localAddress = "nonhost"
 // check refuses (Checked), nil to an actor, or anything but a protobuf
 // message to an actor on another node, which protoactor's remote would drop
 // silently.
-func (r *Registry) checkMessage(t *tactor.Target, msg any) error {
+func (r *Registry) checkMessage(t *tactor.Callee, msg any) error {
 	if t.Check != nil {
 		if err := t.Check(msg); err != nil {
 			return err

@@ -31,7 +31,7 @@ func (r *Registry) Register(key string, target Target, s Settings) error {
 		Key:         key,
 		Circuit:     s.circuit(),
 		CallTimeout: s.CallTimeout,
-		Target:      tactor.Target{Func: spec.fn, PID: spec.pid, Check: spec.check},
+		Target:      tactor.Callee{Func: spec.fn, PID: spec.pid, Check: spec.check},
 		Classify:    s.classifier(),
 		MaxInFlight: s.MaxInFlight,
 		WatchTarget: spec.pid != nil && !s.IgnoreTargetDown,

@@ -20,7 +20,7 @@ type Registry struct {
 	sys    *actor.ActorSystem
 	ownSys bool
 	log    *zap.Logger
-	keys   registry.Registry
+	keys   registry.Table
 	sup    *actor.PID
 	pool   *task.Pool
 	timers sync.Pool // *backstop, see Registry.backstop

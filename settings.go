@@ -2,7 +2,6 @@ package tripwire
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/tripwire-go/tripwire/state"
@@ -11,15 +10,15 @@ import (
 
 // Default settings; a zero field in Settings takes its default.
 const (
-	DefaultThreshold   = 5
-	DefaultOpenTimeout = 30 * time.Second
+	DefaultThreshold   = state.DefaultThreshold
+	DefaultOpenTimeout = state.DefaultOpenTimeout
 	DefaultCallTimeout = 5 * time.Second
 	// DefaultFailureRate and DefaultBuckets apply to a Window that leaves
 	// them zero; its MinCalls defaults to its Size, or to
 	// DefaultWindowMinCalls for a time window.
-	DefaultFailureRate    = 0.5
-	DefaultBuckets        = 10
-	DefaultWindowMinCalls = 10
+	DefaultFailureRate    = state.DefaultFailureRate
+	DefaultBuckets        = state.DefaultBuckets
+	DefaultWindowMinCalls = state.DefaultWindowMinCalls
 )
 
 // Settings are the rules of one key's breaker. The zero value is valid and
@@ -44,7 +43,7 @@ type Settings struct {
 	// Classify is the fuller form of IsFailure: Success, Failure, or Ignore
 	// (counts neither way; an ignored probe frees its permit). Set at most
 	// one of the two.
-	Classify func(value any, err error) Outcome
+	Classify func(value any, err error) Verdict
 	// Window, if set, trips on a failure rate over recent calls instead of
 	// on Threshold consecutive failures.
 	Window Window
@@ -70,74 +69,25 @@ type Settings struct {
 	IdleTimeout time.Duration
 }
 
-// Window is a failure-rate trip policy: over the last Size calls (a count
-// window, Size <= 1024), or the calls of the last Period in Buckets
-// (a time window, Buckets <= 60, default 10), the circuit opens once at least
-// MinCalls were recorded and the share of failures reaches FailureRate
-// (default 0.5). Set Size or Period, not both.
-type Window = state.Window
-
-// Backoff multiplies the open time by Multiplier (0 or >= 1) for each
-// re-open since the last close, caps it at Max (0: no cap), and spreads it
-// by ±Jitter (0..1) of itself, never beyond Max. A close resets it.
-type Backoff = state.Backoff
-
-// Outcome is how a call's result counts, as Settings.Classify says.
-type Outcome = task.Verdict
-
-// The outcomes a Classify func returns.
-const (
-	Success = task.Success
-	Failure = task.Failure
-	Ignore  = task.Ignore
-)
-
+// withDefaults validates s and fills in its defaults: the circuit's from
+// the state package, the registry's here.
 func (s Settings) withDefaults() (Settings, error) {
 	if err := s.validate(); err != nil {
 		return s, fmt.Errorf("%w: %v", ErrInvalidSettings, err)
 	}
-	if s.Threshold == 0 {
-		s.Threshold = DefaultThreshold
-	}
-	if s.OpenTimeout == 0 {
-		s.OpenTimeout = DefaultOpenTimeout
-	}
+	c := s.circuit().WithDefaults()
+	s.Threshold, s.OpenTimeout, s.Window, s.HalfOpenProbes = c.Threshold, c.OpenTimeout, c.Window, c.HalfOpenProbes
 	if s.CallTimeout == 0 {
 		s.CallTimeout = DefaultCallTimeout
-	}
-	if s.HalfOpenProbes == 0 {
-		s.HalfOpenProbes = 1
-	}
-	w := &s.Window
-	if w.Size > 0 || w.Period > 0 {
-		if w.FailureRate == 0 {
-			w.FailureRate = DefaultFailureRate
-		}
-		if w.Period > 0 && w.Buckets == 0 {
-			w.Buckets = DefaultBuckets
-		}
-		if w.MinCalls == 0 {
-			w.MinCalls = DefaultWindowMinCalls
-			if w.Size > 0 {
-				w.MinCalls = w.Size
-			}
-		}
 	}
 	return s, nil
 }
 
+// validate checks the registry's own fields, then the circuit's.
 func (s Settings) validate() error {
 	switch {
-	case s.Threshold < 0:
-		return fmt.Errorf("Threshold %d is negative", s.Threshold)
-	case s.OpenTimeout < 0:
-		return fmt.Errorf("OpenTimeout %v is negative", s.OpenTimeout)
 	case s.CallTimeout < 0:
 		return fmt.Errorf("CallTimeout %v is negative", s.CallTimeout)
-	case s.SlowCall < 0:
-		return fmt.Errorf("SlowCall %v is negative", s.SlowCall)
-	case s.HalfOpenProbes < 0:
-		return fmt.Errorf("HalfOpenProbes %d is negative", s.HalfOpenProbes)
 	case s.MaxInFlight < 0:
 		return fmt.Errorf("MaxInFlight %d is negative", s.MaxInFlight)
 	case s.IdleTimeout < 0:
@@ -145,57 +95,7 @@ func (s Settings) validate() error {
 	case s.IsFailure != nil && s.Classify != nil:
 		return fmt.Errorf("both IsFailure and Classify are set")
 	}
-	if err := validateWindow(s.Window); err != nil {
-		return err
-	}
-	return validateBackoff(s.Backoff)
-}
-
-func validateWindow(w Window) error {
-	switch {
-	case w.Size < 0 || w.Size > state.MaxWindowSize:
-		return fmt.Errorf("Window.Size %d is outside 0..%d", w.Size, state.MaxWindowSize)
-	case w.Period < 0:
-		return fmt.Errorf("Window.Period %v is negative", w.Period)
-	case w.Size > 0 && w.Period > 0:
-		return fmt.Errorf("Window has both a Size and a Period")
-	case w.Buckets < 0 || w.Buckets > state.MaxWindowBuckets:
-		return fmt.Errorf("Window.Buckets %d is outside 0..%d", w.Buckets, state.MaxWindowBuckets)
-	case w.MinCalls < 0:
-		return fmt.Errorf("Window.MinCalls %d is negative", w.MinCalls)
-	case w.Size > 0 && w.MinCalls > w.Size:
-		return fmt.Errorf("Window.MinCalls %d is over its Size %d: it could never trip", w.MinCalls, w.Size)
-	case w.Period > 0 && int64(w.MinCalls) > state.MaxBucketCalls*int64(bucketsOf(w)):
-		return fmt.Errorf("Window.MinCalls %d is over what its buckets can count (%d each): it could never trip",
-			w.MinCalls, state.MaxBucketCalls)
-	case math.IsNaN(w.FailureRate) || w.FailureRate < 0 || w.FailureRate > 1:
-		return fmt.Errorf("Window.FailureRate %v is outside 0..1", w.FailureRate)
-	case w.Size == 0 && w.Period == 0 && (w.Buckets != 0 || w.MinCalls != 0 || w.FailureRate != 0):
-		return fmt.Errorf("Window has no Size or Period")
-	case w.Period > 0 && w.Buckets > 0 && w.Period < time.Duration(w.Buckets):
-		return fmt.Errorf("Window.Period %v is shorter than its %d buckets", w.Period, w.Buckets)
-	}
-	return nil
-}
-
-// bucketsOf is the number of buckets of a time window, with its default.
-func bucketsOf(w Window) int {
-	if w.Buckets == 0 {
-		return DefaultBuckets
-	}
-	return w.Buckets
-}
-
-func validateBackoff(b Backoff) error {
-	switch {
-	case math.IsNaN(b.Multiplier) || math.IsInf(b.Multiplier, 0) || b.Multiplier < 0 || (b.Multiplier > 0 && b.Multiplier < 1):
-		return fmt.Errorf("Backoff.Multiplier %v is not 0 or >= 1", b.Multiplier)
-	case b.Max < 0:
-		return fmt.Errorf("Backoff.Max %v is negative", b.Max)
-	case math.IsNaN(b.Jitter) || b.Jitter < 0 || b.Jitter > 1:
-		return fmt.Errorf("Backoff.Jitter %v is outside 0..1", b.Jitter)
-	}
-	return nil
+	return s.circuit().Validate()
 }
 
 func (s Settings) circuit() state.Settings {

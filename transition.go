@@ -1,28 +1,28 @@
 package tripwire
 
-import tactor "github.com/tripwire-go/tripwire/actor"
+import "github.com/tripwire-go/tripwire/state"
 
 // Transition is one change of a key's circuit state, delivered to
 // Subscribe callbacks and published as *Transition on the actor system's
 // EventStream. Reason is one of the Reason constants; Fresh tells a trip from
 // closed apart from a re-trip after a failed probe; OpenFor is set on a close
 // after a probe: how long the circuit was not closed.
-type Transition = tactor.Transition
+type Transition = state.Transition
 
 // Reasons of a transition.
 const (
-	ReasonThreshold      = tactor.ReasonThreshold
-	ReasonProbeFailed    = tactor.ReasonProbeFailed
-	ReasonProbeTimeout   = tactor.ReasonProbeTimeout
-	ReasonOpenTimeout    = tactor.ReasonOpenTimeout
-	ReasonProbeSucceeded = tactor.ReasonProbeSucceeded
-	ReasonRestarted      = tactor.ReasonRestarted
-	ReasonFailureRate    = tactor.ReasonFailureRate
-	ReasonTargetDown     = tactor.ReasonTargetDown
-	ReasonForcedOpen     = tactor.ReasonForcedOpen
-	ReasonForcedClosed   = tactor.ReasonForcedClosed
-	ReasonReset          = tactor.ReasonReset
-	ReasonUpdated        = tactor.ReasonUpdated
+	ReasonThreshold      = state.ReasonThreshold
+	ReasonProbeFailed    = state.ReasonProbeFailed
+	ReasonProbeTimeout   = state.ReasonProbeTimeout
+	ReasonOpenTimeout    = state.ReasonOpenTimeout
+	ReasonProbeSucceeded = state.ReasonProbeSucceeded
+	ReasonRestarted      = state.ReasonRestarted
+	ReasonFailureRate    = state.ReasonFailureRate
+	ReasonTargetDown     = state.ReasonTargetDown
+	ReasonForcedOpen     = state.ReasonForcedOpen
+	ReasonForcedClosed   = state.ReasonForcedClosed
+	ReasonReset          = state.ReasonReset
+	ReasonUpdated        = state.ReasonUpdated
 )
 
 // Subscribe calls fn with every later transition of every key, in the order

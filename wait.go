@@ -44,10 +44,10 @@ func (r *Registry) wait(ctx context.Context, e *registry.Entry, c *tactor.Call) 
 		// a classifier of its own: user code must never hold a caller past
 		// its deadline.
 		if courier.Classifies() {
-			r.pool.Go(func() { e.Mailbox.PostUserMessage(courier.Outcome()) })
+			r.pool.Go(func() { e.Mailbox.PostUserMessage(courier.Completion()) })
 			continue
 		}
-		e.Mailbox.PostUserMessage(courier.Outcome())
+		e.Mailbox.PostUserMessage(courier.Completion())
 		// Its turn usually ran inline, on this goroutine: take the answer
 		// without blocking again.
 		if res, ok := answered(c); ok {

@@ -10,10 +10,10 @@ import (
 
 // announce logs a transition and hands it to the listener.
 func (b *breaker) announce(e state.Effect, now time.Time) {
-	t := Transition{
+	t := state.Transition{
 		Key: b.cfg.Key, From: e.From, To: e.To, At: now,
 		Reason: e.Reason, Failures: b.circuit.Failures,
-		Fresh: e.From == state.Closed && e.To == state.Open && !manual(e.Reason),
+		Fresh: e.From == state.Closed && e.To == state.Open && !state.Manual(e.Reason),
 	}
 	switch {
 	case e.From == state.Closed && e.To != state.Closed:
@@ -25,20 +25,20 @@ func (b *breaker) announce(e state.Effect, now time.Time) {
 }
 
 // emit logs t and hands it to the listener.
-func (b *breaker) emit(t Transition, gen state.Gen) {
+func (b *breaker) emit(t state.Transition, gen state.Gen) {
 	b.logTransition(t, gen)
 	if l := b.cfg.Listener; l != nil {
 		l.Transitioned(t)
 	}
 }
 
-func (b *breaker) logTransition(t Transition, gen state.Gen) {
+func (b *breaker) logTransition(t state.Transition, gen state.Gen) {
 	fields := []zap.Field{
 		zap.Stringer("from", t.From), zap.Stringer("to", t.To), zap.String("reason", t.Reason),
 		zap.Int("failures", t.Failures), zap.Uint64("generation", gen.Seq),
 	}
 	switch {
-	case manual(t.Reason):
+	case state.Manual(t.Reason):
 		b.log.Info(manualMessages[t.Reason], fields...)
 	case t.To == state.Open && t.Fresh:
 		b.log.Warn("circuit opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
@@ -46,7 +46,7 @@ func (b *breaker) logTransition(t Transition, gen state.Gen) {
 		b.log.Info("circuit re-opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
 	case t.To == state.HalfOpen:
 		b.log.Debug("circuit half-open", fields...)
-	case t.Reason == ReasonRestarted:
+	case t.Reason == state.ReasonRestarted:
 		b.log.Info("circuit closed", fields...)
 	default:
 		b.log.Info("circuit closed", append(fields, zap.Duration("open_for", t.OpenFor))...)
@@ -55,15 +55,8 @@ func (b *breaker) logTransition(t Transition, gen state.Gen) {
 
 // manualMessages are the log lines of operator actions.
 var manualMessages = map[string]string{
-	ReasonForcedOpen:   "circuit forced open",
-	ReasonForcedClosed: "circuit forced closed",
-	ReasonReset:        "circuit reset",
-	ReasonUpdated:      "circuit settings updated",
-}
-
-// manual reports whether reason is an operator action rather than the
-// breaker's own decision.
-func manual(reason string) bool {
-	_, ok := manualMessages[reason]
-	return ok
+	state.ReasonForcedOpen:   "circuit forced open",
+	state.ReasonForcedClosed: "circuit forced closed",
+	state.ReasonReset:        "circuit reset",
+	state.ReasonUpdated:      "circuit settings updated",
 }

@@ -62,7 +62,7 @@ func (b *breaker) Receive(ctx actor.Context) {
 		b.rules = b.cfg.rules()
 		b.circuit.Reconfigure(b.rules.Circuit)
 		st := b.circuit.State
-		b.announce(state.Effect{Kind: state.Transition, Gen: b.circuit.Gen, From: st, To: st, Reason: ReasonUpdated}, time.Now())
+		b.announce(state.Effect{Kind: state.Moved, Gen: b.circuit.Gen, From: st, To: st, Reason: state.ReasonUpdated}, time.Now())
 		b.publishRejecting()
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Crash:
@@ -95,7 +95,7 @@ func (b *breaker) receiveDirect(msg any) bool {
 	switch m := msg.(type) {
 	case *Call:
 		b.admit(b.actx, m)
-	case *task.Outcome:
+	case *task.Completion:
 		b.outcome(b.actx, m)
 	default:
 		return false
@@ -119,7 +119,7 @@ func (b *breaker) start(ctx actor.Context) {
 	if prev := b.cfg.Cell.State(); prev != state.Closed {
 		// The crashed incarnation was not closed: this is a state change too.
 		b.cfg.Cell.publish(state.Closed)
-		b.emit(Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: time.Now(), Reason: ReasonRestarted}, b.circuit.Gen)
+		b.emit(state.Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: time.Now(), Reason: state.ReasonRestarted}, b.circuit.Gen)
 	}
 }
 
@@ -222,7 +222,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 	c.ask.Start(b.cfg.Pool, &b.sender, b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.rules.Classify)
 }
 
-func (b *breaker) outcome(ctx actor.Context, o *task.Outcome) {
+func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 	c, ok := o.Token.(*Call)
 	if !ok {
 		return
@@ -271,7 +271,7 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 	b.fx = b.circuit.Apply(ev, now, b.fx)
 	for _, e := range b.fx {
 		switch e.Kind {
-		case state.Transition:
+		case state.Moved:
 			b.cfg.Cell.publish(e.To)
 			b.announce(e, now)
 		case state.StartTimer:

@@ -50,7 +50,7 @@ func inBubble(t *testing.T, body func(t *testing.T, r *rig)) {
 			Key:         "k",
 			Circuit:     state.Settings{Threshold: threshold, OpenTimeout: openTimeout},
 			CallTimeout: callTimeout,
-			Target:      Target{Func: r.target},
+			Target:      Callee{Func: r.target},
 			Cell:        NewCell(),
 			Pool:        task.NewPool(sys),
 			Logger:      zap.NewNop(),

@@ -70,7 +70,7 @@ const (
 // makes the breaker read the clock in full.
 func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	c := &Call{signal: make(chan struct{}, signals)}
-	c.Reset(ctx, msg, deadline, sent)
+	c.Reuse(ctx, msg, deadline, sent)
 	return c
 }
 
@@ -110,8 +110,8 @@ func (c *Call) engage() {
 // the context it was given, which lives in the call.
 func (c *Call) Reusable() bool { return c.spent && len(c.signal) == 0 }
 
-// Reset readies a reusable call for a new request, keeping its channel.
-func (c *Call) Reset(ctx context.Context, msg any, deadline, sent time.Time) {
+// Reuse readies a reusable call for a new request, keeping its channel.
+func (c *Call) Reuse(ctx context.Context, msg any, deadline, sent time.Time) {
 	signal := c.signal
 	*c = Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: signal, index: -1}
 	c.ctx = callCtx{parent: ctx, deadline: deadline}
@@ -144,23 +144,23 @@ type Got int
 const (
 	// Answer: the call's answer.
 	Answer Got = iota
-	// Courier: the answered ask of an actor target, whose Outcome the
+	// Reply: the answered ask of an actor target, whose Completion the
 	// caller must post to its key's mailbox.
-	Courier
+	Reply
 )
 
 // Take returns, after a receive from Signal, what that receive brought: the
-// call's answer, or the ask of an actor target whose Outcome the caller must
+// call's answer, or the ask of an actor target whose Completion the caller must
 // post to its key's mailbox.
 func (c *Call) Take() (got Got, answer Result, courier *task.Ask) {
 	if o := c.courier.Swap(nil); o != nil {
-		return Courier, Result{}, o
+		return Reply, Result{}, o
 	}
 	return Answer, c.result, nil
 }
 
 // Deliver hands the answered ask of an actor target to the caller, whose
-// goroutine then makes its Outcome and sends it to the breaker; it runs at
+// goroutine then makes its Completion and sends it to the breaker; it runs at
 // most once per call.
 func (c *Call) Deliver(a *task.Ask) {
 	c.courier.Store(a)

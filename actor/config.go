@@ -11,8 +11,8 @@ import (
 	"github.com/tripwire-go/tripwire/task"
 )
 
-// Target is what a breaker forwards to: exactly one of Func or PID is set.
-type Target struct {
+// Callee is what a breaker forwards to: exactly one of Func or PID is set.
+type Callee struct {
 	Func task.Func
 	PID  *actor.PID
 	// Check, if set, refuses a message before its call is admitted.
@@ -26,7 +26,7 @@ type Config struct {
 	Key         string
 	Circuit     state.Settings
 	CallTimeout time.Duration
-	Target      Target
+	Target      Callee
 	Classify    task.Classifier
 	// MaxInFlight bounds the calls in flight (0: no bound); see Cell.Admit.
 	MaxInFlight int

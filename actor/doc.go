@@ -3,7 +3,7 @@
 // The breaker owns a state.Circuit, the table of calls in flight, the
 // recovery timer and the deadline of every call. It never blocks: a forwarded
 // call goes to the task package (a pool worker for a function target, an Ask
-// for an actor target) and its Outcome comes back as a message. The breaker
+// for an actor target) and its Completion comes back as a message. The breaker
 // replies to each caller exactly once — with the outcome, with ErrOpen, with
 // ErrTimeout when the deadline passes first, or with ErrBreakerRestarted /
 // ErrShutdown when the breaker itself goes away.

@@ -198,7 +198,7 @@ func refuse(msg any, why error) {
 	switch m := msg.(type) {
 	case *Call:
 		m.Settle(Result{Err: why})
-	case *task.Outcome:
+	case *task.Completion:
 		if c, ok := m.Token.(*Call); ok {
 			c.Settle(Result{Value: m.Value, Err: m.Err})
 		}

@@ -103,10 +103,10 @@ func TestDiscardedMailboxGivesAnOrphansOutcomeToItsCaller(t *testing.T) {
 	m.Discard(errGone)
 	c := newPendingCall()
 	// When its target's outcome arrives
-	m.PostUserMessage(&task.Outcome{Token: c, Value: "v"})
+	m.PostUserMessage(&task.Completion{Token: c, Value: "v"})
 	// Then its caller gets it; a late outcome of an answered call changes nothing
 	require.Equal(t, Result{Value: "v"}, answerOf(t, c))
-	m.PostUserMessage(&task.Outcome{Token: c, Value: "again"})
+	m.PostUserMessage(&task.Completion{Token: c, Value: "again"})
 	require.Empty(t, c.Signal())
 }
 
@@ -148,7 +148,7 @@ func TestCallSignalsACourierThenTheAnswer(t *testing.T) {
 	// Then two receives bring the courier, then the answer, and no more
 	<-c.Signal()
 	got, _, courier := c.Take()
-	require.Equal(t, Courier, got)
+	require.Equal(t, Reply, got)
 	require.NotNil(t, courier)
 	require.ErrorIs(t, answerOf(t, c).Err, context.DeadlineExceeded)
 	require.Empty(t, c.Signal())

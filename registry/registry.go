@@ -7,16 +7,16 @@ import (
 	"sync/atomic"
 )
 
-// Registry is the key -> Entry map. Readers load an immutable map through
+// Table is the key -> Entry map. Readers load an immutable map through
 // one atomic pointer: no lock, no allocation, no interface hashing on the
 // call path. Writers (the supervisor, and Shutdown) copy it under a mutex,
 // which makes a write O(keys); registration is rare next to calls.
-type Registry struct {
+type Table struct {
 	mu sync.Mutex
 	m  atomic.Pointer[map[string]*Entry]
 }
 
-func (r *Registry) load() map[string]*Entry {
+func (r *Table) load() map[string]*Entry {
 	if p := r.m.Load(); p != nil {
 		return *p
 	}
@@ -24,13 +24,13 @@ func (r *Registry) load() map[string]*Entry {
 }
 
 // Load returns the entry for key.
-func (r *Registry) Load(key string) (*Entry, bool) {
+func (r *Table) Load(key string) (*Entry, bool) {
 	e, ok := r.load()[key]
 	return e, ok
 }
 
 // Insert adds e unless its key is taken; it reports whether it was added.
-func (r *Registry) Insert(e *Entry) bool {
+func (r *Table) Insert(e *Entry) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.load()
@@ -45,7 +45,7 @@ func (r *Registry) Insert(e *Entry) bool {
 }
 
 // Delete removes key and returns the entry it held.
-func (r *Registry) Delete(key string) (*Entry, bool) {
+func (r *Table) Delete(key string) (*Entry, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.load()
@@ -67,7 +67,7 @@ func (r *Registry) Delete(key string) (*Entry, bool) {
 
 // Range calls fn for every entry until fn returns false. It sees the keys
 // registered when it starts.
-func (r *Registry) Range(fn func(*Entry) bool) {
+func (r *Table) Range(fn func(*Entry) bool) {
 	for _, e := range r.load() {
 		if !fn(e) {
 			return
@@ -76,15 +76,15 @@ func (r *Registry) Range(fn func(*Entry) bool) {
 }
 
 // Keys returns the registered keys, sorted.
-func (r *Registry) Keys() []string {
+func (r *Table) Keys() []string {
 	return slices.Sorted(maps.Keys(r.load()))
 }
 
 // Len is the number of keys.
-func (r *Registry) Len() int { return len(r.load()) }
+func (r *Table) Len() int { return len(r.load()) }
 
 // Clear removes every key.
-func (r *Registry) Clear() {
+func (r *Table) Clear() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.m.Store(nil)

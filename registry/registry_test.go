@@ -19,7 +19,7 @@ func entry(key string) *registry.Entry { return registry.NewEntry(&tactor.Config
 func TestInsertIsUniqueUnderConcurrency(t *testing.T) {
 	for round := range 200 {
 		// Given 16 goroutines, each with its own entry for one key
-		var reg registry.Registry
+		var reg registry.Table
 		const n = 16
 		entries := make([]*registry.Entry, n)
 		for i := range entries {
@@ -52,7 +52,7 @@ func TestInsertIsUniqueUnderConcurrency(t *testing.T) {
 
 func TestConcurrentInsertsOfDistinctKeysAreAllKept(t *testing.T) {
 	// Given 64 goroutines, each inserting and deleting its own keys
-	var reg registry.Registry
+	var reg registry.Table
 	const n = 64
 	var wg sync.WaitGroup
 	gate := make(chan struct{})
@@ -92,7 +92,7 @@ func countTrue(bs []bool) int {
 func TestKeysAreSorted(t *testing.T) {
 	// Given keys inserted in random order
 	want := []string{"", "A", "B", "a", "a/b", "b", "é", "鍵"}
-	var reg registry.Registry
+	var reg registry.Table
 	for _, i := range rand.Perm(len(want)) {
 		require.True(t, reg.Insert(entry(want[i])))
 	}
@@ -109,7 +109,7 @@ func TestKeysAreSorted(t *testing.T) {
 }
 
 func TestEmptyRegistry(t *testing.T) {
-	var reg registry.Registry
+	var reg registry.Table
 	require.Empty(t, reg.Keys())
 	require.Zero(t, reg.Len())
 	_, ok := reg.Load("k")

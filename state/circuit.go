@@ -217,5 +217,5 @@ func (c *Circuit) moveTo(to State, reason string, fx []Effect) []Effect {
 	c.State = to
 	c.Gen = c.Gen.next()
 	c.Probes, c.Passed = 0, 0
-	return append(fx, Effect{Kind: Transition, Gen: c.Gen, From: from, To: to, Reason: reason})
+	return append(fx, Effect{Kind: Moved, Gen: c.Gen, From: from, To: to, Reason: reason})
 }

@@ -33,7 +33,7 @@ func halfOpenC(probing bool, openedAt time.Time, failures int, seq uint64) Circu
 }
 
 func transition(seq uint64, from, to State, reason string) Effect {
-	return Effect{Kind: Transition, Gen: gen(seq), From: from, To: to, Reason: reason}
+	return Effect{Kind: Moved, Gen: gen(seq), From: from, To: to, Reason: reason}
 }
 
 // reopened returns c after n re-opens since the last close.

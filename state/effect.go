@@ -13,24 +13,10 @@ const (
 	// StartTimer: start the recovery timer; after Effect.After deliver a
 	// TimerFired event tagged with Effect.Gen. Any earlier timer is obsolete.
 	StartTimer
-	// Transition: the circuit moved from Effect.From to Effect.To for
-	// Effect.Reason. A manual operation (force, reset) is a transition even
-	// when From equals To.
-	Transition
-)
-
-// Reasons of a Transition.
-const (
-	ReasonThreshold      = "threshold"       // closed -> open: consecutive failures reached Threshold
-	ReasonFailureRate    = "failure_rate"    // closed -> open: the window's failure rate reached FailureRate
-	ReasonProbeFailed    = "probe_failed"    // half_open -> open
-	ReasonProbeTimeout   = "probe_timeout"   // half_open -> open
-	ReasonOpenTimeout    = "open_timeout"    // open -> half_open: the recovery timer fired
-	ReasonProbeSucceeded = "probe_succeeded" // half_open -> closed: every probe succeeded
-	ReasonTargetDown     = "target_down"     // -> open: the target is dead
-	ReasonForcedOpen     = "forced_open"     // -> open until reset
-	ReasonForcedClosed   = "forced_closed"   // -> closed until reset
-	ReasonReset          = "reset"           // -> closed, counts cleared
+	// Moved: the circuit moved from Effect.From to Effect.To for
+	// Effect.Reason (a Transition to announce). A manual operation (force,
+	// reset) moves it even when From equals To.
+	Moved
 )
 
 // Effect is one instruction produced by Step.

@@ -18,7 +18,7 @@ func ExampleStep() {
 				fmt.Printf("  reject (gen %d)\n", e.Gen.Seq)
 			case StartTimer:
 				fmt.Printf("  start timer %v (gen %d)\n", e.After, e.Gen.Seq)
-			case Transition:
+			case Moved:
 				fmt.Printf("  %s -> %s (gen %d, %s)\n", e.From, e.To, e.Gen.Seq, e.Reason)
 			}
 		}

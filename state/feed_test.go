@@ -71,7 +71,7 @@ func rateOf(c Circuit, now time.Time) [2]int {
 func reasons(fx []Effect) []string {
 	var rs []string
 	for _, e := range fx {
-		if e.Kind == Transition {
+		if e.Kind == Moved {
 			rs = append(rs, e.Reason)
 		}
 	}

@@ -34,7 +34,7 @@ func TestForceOpen(t *testing.T) {
 			// When the circuit is forced open
 			got, fx := step(c, Event{Kind: ForceOpen, Gen: gen(99), Rand: 0.9}, now)
 			// Then it is open with a transition for forced_open and no timer
-			require.Equal(t, []Effect{{Kind: Transition, Gen: Gen{7, c.Gen.Seq + 1}, From: c.State, To: Open,
+			require.Equal(t, []Effect{{Kind: Moved, Gen: Gen{7, c.Gen.Seq + 1}, From: c.State, To: Open,
 				Reason: ReasonForcedOpen}}, fx)
 			require.Equal(t, Open, got.State)
 			require.Equal(t, ForcedOpen, got.Forced)
@@ -69,7 +69,7 @@ func TestForceClose(t *testing.T) {
 			// When the circuit is forced closed
 			got, fx := step(c, Event{Kind: ForceClose, Gen: gen(99)}, now)
 			// Then it is closed with a transition for forced_closed
-			require.Equal(t, []Effect{{Kind: Transition, Gen: Gen{7, c.Gen.Seq + 1}, From: c.State, To: Closed,
+			require.Equal(t, []Effect{{Kind: Moved, Gen: Gen{7, c.Gen.Seq + 1}, From: c.State, To: Closed,
 				Reason: ReasonForcedClosed}}, fx)
 			require.Equal(t, Closed, got.State)
 			require.Equal(t, ForcedClosed, got.Forced)
@@ -129,7 +129,7 @@ func TestReset(t *testing.T) {
 			// When the circuit is reset
 			got, fx := step(c, Event{Kind: Reset, Gen: gen(99)}, now)
 			// Then it is closed for reset with every count cleared
-			require.Equal(t, []Effect{{Kind: Transition, Gen: Gen{7, c.Gen.Seq + 1}, From: c.State, To: Closed,
+			require.Equal(t, []Effect{{Kind: Moved, Gen: Gen{7, c.Gen.Seq + 1}, From: c.State, To: Closed,
 				Reason: ReasonReset}}, fx)
 			want := New(s, 7)
 			want.Gen = got.Gen

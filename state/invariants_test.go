@@ -95,7 +95,7 @@ func checkStep(before Circuit, ev Event, now time.Time, after Circuit, fx []Effe
 	seq, st, transitions := before.Gen.Seq, before.State, 0
 	for i, e := range fx {
 		switch e.Kind {
-		case Transition:
+		case Moved:
 			transitions++
 			if e.Gen != (Gen{before.Gen.Incarnation, seq + 1}) || e.From != st || (e.To == e.From && !manual) {
 				return fmt.Errorf("effect %d: bad transition %+v after gen seq %d in %s", i, e, seq, st)
@@ -105,7 +105,7 @@ func checkStep(before Circuit, ev Event, now time.Time, after Circuit, fx []Effe
 			}
 			seq, st = seq+1, e.To
 		case StartTimer:
-			if i == 0 || fx[i-1].Kind != Transition || fx[i-1].To != Open || e.Gen != fx[i-1].Gen || ev.Kind == ForceOpen {
+			if i == 0 || fx[i-1].Kind != Moved || fx[i-1].To != Open || e.Gen != fx[i-1].Gen || ev.Kind == ForceOpen {
 				return fmt.Errorf("effect %d: StartTimer %+v must follow a transition to open that is not forced", i, e)
 			}
 			if after.RetryAt.Sub(after.OpenedAt) != e.After {

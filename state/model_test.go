@@ -40,7 +40,7 @@ func (m *model) move(to State, reason string) Effect {
 	from := m.state
 	m.state, m.probes, m.passed = to, 0, 0
 	m.epoch++
-	return Effect{Kind: Transition, Gen: m.gen(), From: from, To: to, Reason: reason}
+	return Effect{Kind: Moved, Gen: m.gen(), From: from, To: to, Reason: reason}
 }
 
 // openFor is the documented open time: OpenTimeout*Multiplier^reopens capped
@@ -229,7 +229,7 @@ func (h *harness) step(ev Event, what string) {
 			h.calls = append(h.calls, e.Gen)
 		case StartTimer:
 			h.timers = append(h.timers, e.Gen)
-		case Transition:
+		case Moved:
 			h.seen[before.State.String()+"->"+e.To.String()]++
 			h.seen[e.Reason]++
 			switch s := before.Settings; {

@@ -51,7 +51,7 @@ func TestAllProbesMustSucceedToClose(t *testing.T) {
 	// When the third succeeds
 	c, fx = feed(t, c, t0, "S")
 	// Then it closes for probe_succeeded with counts cleared
-	require.Equal(t, []Effect{{Kind: Transition, Gen: Gen{7, probeGen.Seq + 1}, From: HalfOpen, To: Closed, Reason: ReasonProbeSucceeded}}, fx)
+	require.Equal(t, []Effect{{Kind: Moved, Gen: Gen{7, probeGen.Seq + 1}, From: HalfOpen, To: Closed, Reason: ReasonProbeSucceeded}}, fx)
 	require.Equal(t, Closed, c.State)
 	require.Zero(t, c.Probes)
 	require.Zero(t, c.Passed)

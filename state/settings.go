@@ -8,8 +8,8 @@ const (
 	MaxWindowBuckets = 60   // buckets of a time window
 )
 
-// Settings are the rules of one circuit, already validated and with their
-// defaults filled in by the caller.
+// Settings are the rules of one circuit. The circuit takes them as they are:
+// check them with Validate and fill their defaults with WithDefaults first.
 type Settings struct {
 	// Threshold is the number of consecutive failures that opens the
 	// circuit when Window is not used.

@@ -40,7 +40,7 @@ func TestTargetDown(t *testing.T) {
 			// Then it opens for target_down with a recovery timer
 			next := Gen{7, c.Gen.Seq + 1}
 			require.Equal(t, []Effect{
-				{Kind: Transition, Gen: next, From: c.State, To: Open, Reason: ReasonTargetDown},
+				{Kind: Moved, Gen: next, From: c.State, To: Open, Reason: ReasonTargetDown},
 				{Kind: StartTimer, Gen: next, After: tt.wantAfter},
 			}, fx)
 			require.Equal(t, Open, got.State)

@@ -21,7 +21,7 @@ func (s *Supervisor) HandleFailure(sys *actor.ActorSystem, sup actor.Supervisor,
 	switch m := actor.UnwrapEnvelopeMessage(message).(type) {
 	case *tactor.Call:
 		m.Settle(tactor.Result{Err: errs.ErrBreakerRestarted})
-	case *task.Outcome:
+	case *task.Completion:
 		if c, ok := m.Token.(*tactor.Call); ok {
 			c.Settle(tactor.Result{Err: errs.ErrBreakerRestarted})
 		}

@@ -22,7 +22,7 @@ const (
 // Supervisor holds the state of the supervisor actor. It outlives the actor's
 // incarnations, so a restarted supervisor still knows every key.
 type Supervisor struct {
-	reg      *registry.Registry
+	reg      *registry.Table
 	log      *zap.Logger
 	restart  actor.SupervisorStrategy
 	children children
@@ -35,7 +35,7 @@ type Supervisor struct {
 }
 
 // New returns the supervisor of reg's breakers.
-func New(reg *registry.Registry, log *zap.Logger) *Supervisor {
+func New(reg *registry.Table, log *zap.Logger) *Supervisor {
 	return &Supervisor{
 		reg:      reg,
 		log:      log.Named("supervisor"),

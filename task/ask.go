@@ -11,7 +11,7 @@ import (
 
 // Ask is one request to an actor target. It is sent with a sender PID
 // that names its Router and carries its own RequestId, so the target's reply
-// comes back to it; it reports the first reply as an Outcome and ignores any
+// comes back to it; it reports the first reply as a Completion and ignores any
 // later one.
 type Ask struct {
 	sys      *actor.ActorSystem
@@ -21,13 +21,13 @@ type Ask struct {
 	token    any
 	classify Classifier
 	done     atomic.Bool
-	reply    any      // the target's reply, kept by receive
-	failed   *Outcome // set by fail: the outcome without a reply
-	out      Outcome  // what Outcome returns, so it allocates nothing
+	reply    any         // the target's reply, kept by receive
+	failed   *Completion // set by fail: the outcome without a reply
+	out      Completion  // what Completion returns, so it allocates nothing
 }
 
 // Courier carries an Ask's outcome back to the breaker on a goroutine of its
-// own choosing: it calls Outcome and sends the result to the breaker. Without
+// own choosing: it calls Completion and sends the result to the breaker. Without
 // one the outcome is made and sent on the target's goroutine, where the
 // breaker's inline mailbox would then run and grow a fresh goroutine's
 // stack on every reply.
@@ -102,7 +102,7 @@ func (a *Ask) Classifies() bool { return a.classify != nil }
 
 // receive takes the target's reply, routed by the Router. It runs on the
 // target's goroutine, which is often fresh with a small stack, so with a
-// Courier it only keeps the reply and hands the ask over; Outcome does the
+// Courier it only keeps the reply and hands the ask over; Completion does the
 // rest on the courier's goroutine.
 func (a *Ask) receive(message any) {
 	if !a.done.CompareAndSwap(false, true) {
@@ -114,19 +114,19 @@ func (a *Ask) receive(message any) {
 		c.Deliver(a)
 		return
 	}
-	a.sys.Root.Send(a.replyTo, a.Outcome())
+	a.sys.Root.Send(a.replyTo, a.Completion())
 }
 
-// Outcome turns the reply into the ask's Outcome: the target's value, its
+// Completion turns the reply into the ask's Completion: the target's value, its
 // error value as the error, or ErrTargetDown for protoactor's dead-letter
 // answer, classified. Call it once, after the ask was delivered to its
 // Courier.
-func (a *Ask) Outcome() *Outcome {
+func (a *Ask) Completion() *Completion {
 	if a.failed != nil {
 		return a.failed
 	}
 	o := &a.out
-	*o = Outcome{Token: a.token}
+	*o = Completion{Token: a.token}
 	msg := actor.UnwrapEnvelopeMessage(a.reply)
 	switch m := msg.(type) {
 	case *actor.DeadLetterResponse:
@@ -148,7 +148,7 @@ func (a *Ask) fail(err error) {
 	}
 	release(a.token)
 	a.router.take(a.self.RequestId)
-	o := &Outcome{Token: a.token, Err: err, Failed: true}
+	o := &Completion{Token: a.token, Err: err, Failed: true}
 	if c, ok := a.token.(Courier); ok {
 		a.failed = o
 		c.Deliver(a)

@@ -45,17 +45,17 @@ func TestAskOutcomes(t *testing.T) {
 		msg      string
 		dead     bool
 		classify task.Classifier
-		want     task.Outcome
+		want     task.Completion
 	}{
-		{"a reply is the value", "ping", false, nil, task.Outcome{Value: "pong"}},
+		{"a reply is the value", "ping", false, nil, task.Completion{Value: "pong"}},
 		{"an error reply is a failure with that error", "fail", false, nil,
-			task.Outcome{Err: errTarget, Failed: true}},
+			task.Completion{Err: errTarget, Failed: true}},
 		{"the classifier decides on an error reply", "fail", false, task.FailureIf(func(any, error) bool { return false }),
-			task.Outcome{Err: errTarget}},
+			task.Completion{Err: errTarget}},
 		{"a dead target is ErrTargetDown", "ping", true, nil,
-			task.Outcome{Err: errs.ErrTargetDown, Failed: true}},
+			task.Completion{Err: errs.ErrTargetDown, Failed: true}},
 		{"a target replying twice gives one outcome, the first", "twice", false, nil,
-			task.Outcome{Value: "first"}},
+			task.Completion{Value: "first"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,7 +70,7 @@ func TestAskOutcomes(t *testing.T) {
 				// When it is asked
 				task.NewAsk(newPool(t, sys), &task.Sender{}, target, tt.msg, c.pid, "tok", tt.classify)
 
-				// Then exactly one Outcome comes back, tagged with the token
+				// Then exactly one Completion comes back, tagged with the token
 				got := c.settled()
 				require.Len(t, got, 1)
 				want := tt.want
@@ -111,7 +111,7 @@ func TestAskHeldReplyIsReported(t *testing.T) {
 		// Then that reply is the Outcome
 		got := c.settled()
 		require.Len(t, got, 1)
-		require.Equal(t, &task.Outcome{Token: "tok", Value: "late"}, got[0])
+		require.Equal(t, &task.Completion{Token: "tok", Value: "late"}, got[0])
 	})
 }
 
@@ -158,7 +158,7 @@ func TestRouterGivesEachAskItsOwnReply(t *testing.T) {
 		for i, c := range collectors {
 			got := c.settled()
 			require.Len(t, got, 1, "ask %d", i)
-			require.Equal(t, &task.Outcome{Token: i, Value: i}, got[0], "ask %d", i)
+			require.Equal(t, &task.Completion{Token: i, Value: i}, got[0], "ask %d", i)
 		}
 	})
 }

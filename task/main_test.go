@@ -17,13 +17,13 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // reply to its PID); it is also the Inbox of jobs, which post to it directly.
 type collector struct {
 	pid *actor.PID
-	got chan *task.Outcome
+	got chan *task.Completion
 }
 
 func newCollector(sys *actor.ActorSystem) *collector {
-	c := &collector{got: make(chan *task.Outcome, 1000)}
+	c := &collector{got: make(chan *task.Completion, 1000)}
 	c.pid = sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
-		if o, ok := ctx.Message().(*task.Outcome); ok {
+		if o, ok := ctx.Message().(*task.Completion); ok {
 			c.got <- o
 		}
 	}))
@@ -32,16 +32,16 @@ func newCollector(sys *actor.ActorSystem) *collector {
 
 // PostUserMessage takes the Outcome of a job.
 func (c *collector) PostUserMessage(msg any) {
-	if o, ok := msg.(*task.Outcome); ok {
+	if o, ok := msg.(*task.Completion); ok {
 		c.got <- o
 	}
 }
 
 // await waits, in fake time, for n Outcomes, then checks that no other
 // Outcome is on its way, and returns them.
-func (c *collector) await(t *testing.T, n int) []*task.Outcome {
+func (c *collector) await(t *testing.T, n int) []*task.Completion {
 	t.Helper()
-	out := make([]*task.Outcome, 0, n)
+	out := make([]*task.Completion, 0, n)
 	for range n {
 		out = append(out, <-c.got)
 	}
@@ -54,4 +54,4 @@ func (c *collector) await(t *testing.T, n int) []*task.Outcome {
 
 // settled returns every Outcome received once all goroutines of the bubble
 // are idle, so nothing more can arrive.
-func (c *collector) settled() []*task.Outcome { return testkit.Drain(c.got) }
+func (c *collector) settled() []*task.Completion { return testkit.Drain(c.got) }

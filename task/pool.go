@@ -30,10 +30,10 @@ type Job struct {
 	Classify Classifier
 	ReplyTo  Inbox // where &Out is posted
 	Token    any
-	Out      Outcome
+	Out      Completion
 }
 
-// Inbox takes a job's Outcome: a breaker's mailbox, into which the worker
+// Inbox takes a job's Completion: a breaker's mailbox, into which the worker
 // posts it directly (a protoactor Mailbox is one).
 type Inbox interface {
 	PostUserMessage(msg any)
@@ -72,7 +72,7 @@ func (p *Pool) Live() int { return int(p.live.Load()) }
 func (p *Pool) Submit(j *Job) {
 	if p.closed.Load() {
 		release(j.Token)
-		p.report(j, Outcome{Token: j.Token, Err: errs.ErrShutdown})
+		p.report(j, Completion{Token: j.Token, Err: errs.ErrShutdown})
 		return
 	}
 	p.dispatch(j)
@@ -148,7 +148,7 @@ func (p *Pool) run(j *Job) {
 	}
 	v, err := call(ctx, j.Fn, j.Msg)
 	release(j.Token) // before the answer: its caller may call again at once
-	o := Outcome{Token: j.Token, Value: v, Err: err}
+	o := Completion{Token: j.Token, Value: v, Err: err}
 	j.Classify.classify(&o)
 	p.report(j, o)
 }
@@ -163,7 +163,7 @@ func call(ctx context.Context, fn Func, msg any) (v any, err error) {
 	return fn(ctx, msg)
 }
 
-func (p *Pool) report(j *Job, o Outcome) {
+func (p *Pool) report(j *Job, o Completion) {
 	j.Out = o
 	j.ReplyTo.PostUserMessage(&j.Out)
 }

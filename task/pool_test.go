@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/task"
 )
 
@@ -40,7 +41,7 @@ func TestPoolPanicIsOneFailedOutcome(t *testing.T) {
 		// When it is submitted
 		p.Submit(job(c, "t1", func(context.Context, any) (any, error) { panic("kaboom") }))
 
-		// Then exactly one Outcome reports the panic as a failure
+		// Then exactly one Completion reports the panic as a failure
 		got := c.settled()
 		require.Len(t, got, 1)
 		require.Equal(t, "t1", got[0].Token)
@@ -53,7 +54,7 @@ func TestPoolPanicIsOneFailedOutcome(t *testing.T) {
 		p.Submit(job(c, "t2", func(context.Context, any) (any, error) { return "fine", nil }))
 		got = c.settled()
 		require.Len(t, got, 1)
-		require.Equal(t, &task.Outcome{Token: "t2", Value: "fine"}, got[0])
+		require.Equal(t, &task.Completion{Token: "t2", Value: "fine"}, got[0])
 	})
 }
 
@@ -76,7 +77,7 @@ func TestPoolRunsEachJobExactlyOnce(t *testing.T) {
 		time.Sleep(time.Second)
 		got := c.settled()
 
-		// Then each function ran once and each job has exactly one Outcome
+		// Then each function ran once and each job has exactly one Completion
 		for i := range n {
 			require.EqualValues(t, 1, runs[i].Load(), "job %d", i)
 		}
@@ -211,7 +212,7 @@ func TestPoolSubmitAfterClose(t *testing.T) {
 		var ran atomic.Bool
 		p.Submit(job(c, "late", func(context.Context, any) (any, error) { ran.Store(true); return nil, nil }))
 
-		// Then it does not run and its one Outcome is ErrShutdown, not a failure
+		// Then it does not run and its one Completion is ErrShutdown, not a failure
 		got := c.settled()
 		require.False(t, ran.Load())
 		require.Len(t, got, 1)
@@ -235,7 +236,7 @@ func TestPoolClassifier(t *testing.T) {
 		{"default: a value is a success", nil, "v", nil, false},
 		{"classifier forgives an error", always(false), nil, errTarget, false},
 		{"classifier fails a value", always(true), "v", nil, true},
-		{"a panicking classifier counts as failure", func(any, error) task.Verdict { panic("bad classifier") }, "v", nil, true},
+		{"a panicking classifier counts as failure", func(any, error) state.Verdict { panic("bad classifier") }, "v", nil, true},
 		{"classifier sees the value and the error", task.FailureIf(func(v any, err error) bool {
 			return v == "v" && errors.Is(err, errTarget)
 		}), "v", errTarget, true},
@@ -255,7 +256,7 @@ func TestPoolClassifier(t *testing.T) {
 				// Then the classifier decides Failed and the result is unchanged
 				got := c.settled()
 				require.Len(t, got, 1)
-				require.Equal(t, &task.Outcome{Token: 1, Value: tt.value, Err: tt.err, Failed: tt.wantFailed}, got[0])
+				require.Equal(t, &task.Completion{Token: 1, Value: tt.value, Err: tt.err, Failed: tt.wantFailed}, got[0])
 			})
 		})
 	}

@@ -95,13 +95,13 @@ func soakFlagSet(fs *flag.FlagSet, name string) bool {
 }
 
 // parseSoakOutcomes reads a comma-separated list of outcome names.
-func parseSoakOutcomes(list string) ([]soak.Outcome, error) {
-	var out []soak.Outcome
+func parseSoakOutcomes(list string) ([]soak.Answer, error) {
+	var out []soak.Answer
 	for _, name := range strings.Split(list, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
 		}
-		o, err := soak.ParseOutcome(name)
+		o, err := soak.ParseAnswer(name)
 		if err != nil {
 			return nil, fmt.Errorf("%w -must-see: %q is not an outcome (%s)", errSoakFlag, name, soakOutcomeList())
 		}
@@ -111,8 +111,8 @@ func parseSoakOutcomes(list string) ([]soak.Outcome, error) {
 }
 
 func soakOutcomeList() string {
-	names := make([]string, soak.NumOutcomes)
-	for o := range soak.NumOutcomes {
+	names := make([]string, soak.NumAnswers)
+	for o := range soak.NumAnswers {
 		names[o] = o.String()
 	}
 	return strings.Join(names, ", ")

@@ -149,7 +149,7 @@ func TestSoakReportExitStatus(t *testing.T) {
 		{"one missing", func(r *soak.Report) { r.Calls, r.Missing = 11, 1 }, 1,
 			[]string{"VIOLATED: 11 calls made, 10 answered, 1 missing", "FAIL: 1 invariants violated"}},
 		{"late and leaking", func(r *soak.Report) {
-			r.Unexcused = []soak.LateAnswer{{Outcome: soak.Timeout}}
+			r.Unexcused = []soak.LateAnswer{{Kind: soak.Timeout}}
 			r.GoroutinesAfter = 5
 		}, 1, []string{"VIOLATED: 1 answers came more than 50ms", "VIOLATED: 2 goroutines left after Shutdown", "FAIL: 2 invariants violated"}},
 	}

@@ -40,7 +40,7 @@ type Hub struct {
 }
 
 type item struct {
-	t          tactor.Transition
+	t          state.Transition
 	restart    bool
 	panicValue any
 }
@@ -59,11 +59,11 @@ func NewHub(sys *actor.ActorSystem, log *zap.Logger, metrics *Metrics, tracer tr
 }
 
 // Transitioned queues t for delivery.
-func (h *Hub) Transitioned(t tactor.Transition) { h.push(item{t: t}) }
+func (h *Hub) Transitioned(t state.Transition) { h.push(item{t: t}) }
 
 // Restarted queues a breaker restart for the restarts metric.
 func (h *Hub) Restarted(key string, panicValue any) {
-	h.push(item{t: tactor.Transition{Key: key}, restart: true, panicValue: panicValue})
+	h.push(item{t: state.Transition{Key: key}, restart: true, panicValue: panicValue})
 }
 
 func (h *Hub) push(it item) {
@@ -119,7 +119,7 @@ func (h *Hub) restarted(key string) {
 	}
 }
 
-func (h *Hub) deliver(t tactor.Transition) {
+func (h *Hub) deliver(t state.Transition) {
 	if h.metrics != nil {
 		h.metrics.transitions.Add(context.Background(), 1, metric.WithAttributes(
 			attribute.String("tripwire.key", t.Key),
@@ -141,7 +141,7 @@ func (h *Hub) deliver(t tactor.Transition) {
 // Subscribe calls fn with every later transition, in order, on a goroutine
 // of its own. The returned func stops delivery; a call of fn already under
 // way may still finish.
-func (h *Hub) Subscribe(fn func(tactor.Transition)) (unsubscribe func()) {
+func (h *Hub) Subscribe(fn func(state.Transition)) (unsubscribe func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed || fn == nil {
@@ -194,7 +194,7 @@ func (h *Hub) Close(ctx context.Context) error {
 	return err
 }
 
-func span(tr trace.Tracer, t tactor.Transition) {
+func span(tr trace.Tracer, t state.Transition) {
 	_, s := tr.Start(context.Background(), "tripwire."+operation(t),
 		trace.WithSpanKind(trace.SpanKindInternal), trace.WithTimestamp(t.At),
 		trace.WithAttributes(
@@ -208,15 +208,15 @@ func span(tr trace.Tracer, t tactor.Transition) {
 
 // operation names a transition's span: a fresh trip is told apart from a
 // re-trip, and an operator's action from the breaker's own decisions.
-func operation(t tactor.Transition) string {
+func operation(t state.Transition) string {
 	switch t.Reason {
-	case tactor.ReasonForcedOpen, tactor.ReasonForcedClosed, tactor.ReasonUpdated:
+	case state.ReasonForcedOpen, state.ReasonForcedClosed, state.ReasonUpdated:
 		return t.Reason // an operator's action, named as such
-	case tactor.ReasonReset:
+	case state.ReasonReset:
 		return "manual_reset" // "reset" is a probe closing the circuit
 	}
 	switch {
-	case t.Reason == tactor.ReasonRestarted:
+	case t.Reason == state.ReasonRestarted:
 		return "restart"
 	case t.To == state.Open && t.Fresh:
 		return "trip"

@@ -21,7 +21,6 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -54,17 +53,17 @@ func observedLog() (*zap.Logger, *observer.ObservedLogs) {
 
 // transition returns the n-th transition of key in a cycle closed -> open
 // -> half_open -> closed, at a distinct fake instant.
-func transition(key string, n int) tactor.Transition {
+func transition(key string, n int) state.Transition {
 	steps := []struct {
 		from, to state.State
 		reason   string
 	}{
-		{state.Closed, state.Open, tactor.ReasonThreshold},
-		{state.Open, state.HalfOpen, tactor.ReasonOpenTimeout},
-		{state.HalfOpen, state.Closed, tactor.ReasonProbeSucceeded},
+		{state.Closed, state.Open, state.ReasonThreshold},
+		{state.Open, state.HalfOpen, state.ReasonOpenTimeout},
+		{state.HalfOpen, state.Closed, state.ReasonProbeSucceeded},
 	}
 	s := steps[n%len(steps)]
-	return tactor.Transition{
+	return state.Transition{
 		Key: key, From: s.from, To: s.to, Reason: s.reason, Failures: n,
 		Fresh: s.from == state.Closed, At: time.Unix(1_700_000_000, 0).Add(time.Duration(n) * time.Second),
 	}
@@ -73,19 +72,19 @@ func transition(key string, n int) tactor.Transition {
 // collector gathers what a subscriber is given.
 type collector struct {
 	mu  sync.Mutex
-	got []tactor.Transition
+	got []state.Transition
 }
 
-func (c *collector) add(t tactor.Transition) {
+func (c *collector) add(t state.Transition) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.got = append(c.got, t)
 }
 
-func (c *collector) all() []tactor.Transition {
+func (c *collector) all() []state.Transition {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]tactor.Transition(nil), c.got...)
+	return append([]state.Transition(nil), c.got...)
 }
 
 func TestHubDeliversEveryTransitionInOrderToEachSubscriber(t *testing.T) {
@@ -97,7 +96,7 @@ func TestHubDeliversEveryTransitionInOrderToEachSubscriber(t *testing.T) {
 		h.Subscribe(b.add)
 
 		// When two keys' transitions are handed to it, interleaved
-		var want []tactor.Transition
+		var want []state.Transition
 		for n := range 300 {
 			for _, key := range []string{"x", "y"} {
 				tr := transition(key, n)
@@ -138,7 +137,7 @@ func TestHandingOverNeverWaitsForAStuckSubscriber(t *testing.T) {
 		// Given a subscriber stuck in its callback
 		h := NewHub(sys, zap.NewNop(), nil, nil)
 		release := make(chan struct{})
-		h.Subscribe(func(tactor.Transition) { <-release })
+		h.Subscribe(func(state.Transition) { <-release })
 
 		// When many more transitions than its buffer are handed over
 		start := time.Now()
@@ -191,7 +190,7 @@ func TestSubscribeNilOrAfterCloseReturnsANoOp(t *testing.T) {
 
 		// When Subscribe is called after Close, it adds none either
 		require.NoError(t, h.Close(context.Background()))
-		unsubscribe = h.Subscribe(func(tactor.Transition) { t.Error("called after Close") })
+		unsubscribe = h.Subscribe(func(state.Transition) { t.Error("called after Close") })
 		require.NotNil(t, unsubscribe)
 		unsubscribe()
 		require.Empty(t, h.subs)
@@ -227,7 +226,7 @@ func TestCloseWaitsForARunningCallbackUntilCtxEnds(t *testing.T) {
 		// Given a subscriber that takes 3 s over a transition
 		h := NewHub(sys, zap.NewNop(), nil, nil)
 		var c collector
-		h.Subscribe(func(tr tactor.Transition) {
+		h.Subscribe(func(tr state.Transition) {
 			time.Sleep(3 * time.Second)
 			c.add(tr)
 		})
@@ -380,16 +379,16 @@ func TestOperationNamesTellAFreshTripFromARetrip(t *testing.T) {
 		fresh    bool
 		want     string
 	}{
-		{state.Closed, state.Open, tactor.ReasonThreshold, true, "trip"},
-		{state.HalfOpen, state.Open, tactor.ReasonProbeFailed, false, "re_trip"},
-		{state.HalfOpen, state.Open, tactor.ReasonProbeTimeout, false, "re_trip"},
-		{state.Open, state.HalfOpen, tactor.ReasonOpenTimeout, false, "half_open"},
-		{state.HalfOpen, state.Closed, tactor.ReasonProbeSucceeded, false, "reset"},
-		{state.Open, state.Closed, tactor.ReasonRestarted, false, "restart"},
-		{state.HalfOpen, state.Closed, tactor.ReasonRestarted, false, "restart"},
+		{state.Closed, state.Open, state.ReasonThreshold, true, "trip"},
+		{state.HalfOpen, state.Open, state.ReasonProbeFailed, false, "re_trip"},
+		{state.HalfOpen, state.Open, state.ReasonProbeTimeout, false, "re_trip"},
+		{state.Open, state.HalfOpen, state.ReasonOpenTimeout, false, "half_open"},
+		{state.HalfOpen, state.Closed, state.ReasonProbeSucceeded, false, "reset"},
+		{state.Open, state.Closed, state.ReasonRestarted, false, "restart"},
+		{state.HalfOpen, state.Closed, state.ReasonRestarted, false, "restart"},
 	} {
 		t.Run(fmt.Sprintf("%v->%v/%s", c.from, c.to, c.reason), func(t *testing.T) {
-			got := operation(tactor.Transition{From: c.from, To: c.to, Reason: c.reason, Fresh: c.fresh})
+			got := operation(state.Transition{From: c.from, To: c.to, Reason: c.reason, Fresh: c.fresh})
 			require.Equal(t, c.want, got)
 		})
 	}

@@ -84,13 +84,13 @@ func (m *Metrics) Close() error { return m.gauge.Unregister() }
 // KeyMeter records calls of one key with attribute sets built once.
 type KeyMeter struct {
 	m    *Metrics
-	opts [numOutcomes]metric.MeasurementOption
+	opts [numLabels]metric.MeasurementOption
 }
 
 // ForKey returns the recorder for key's calls.
 func (m *Metrics) ForKey(key string) *KeyMeter {
 	k := &KeyMeter{m: m}
-	for o := range numOutcomes {
+	for o := range numLabels {
 		k.opts[o] = metric.WithAttributeSet(attribute.NewSet(
 			attribute.String("tripwire.key", key), attribute.String("tripwire.outcome", o.String())))
 	}
@@ -98,7 +98,7 @@ func (m *Metrics) ForKey(key string) *KeyMeter {
 }
 
 // Call records one call's outcome and duration.
-func (k *KeyMeter) Call(ctx context.Context, o Outcome, d time.Duration) {
+func (k *KeyMeter) Call(ctx context.Context, o Label, d time.Duration) {
 	k.m.calls.Add(ctx, 1, k.opts[o])
 	k.m.duration.Record(ctx, d.Seconds(), k.opts[o])
 }

@@ -7,29 +7,29 @@ import (
 
 	"go.uber.org/zap"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // subscriber delivers transitions to one callback on its own goroutine,
 // from a bounded buffer.
 type subscriber struct {
-	fn      func(tactor.Transition)
-	ch      chan tactor.Transition
+	fn      func(state.Transition)
+	ch      chan state.Transition
 	stopped atomic.Bool
 	once    sync.Once
 	done    chan struct{}
 	dropped int64 // guarded by the hub's mutex
 }
 
-func newSubscriber(fn func(tactor.Transition), log *zap.Logger) *subscriber {
-	s := &subscriber{fn: fn, ch: make(chan tactor.Transition, SubscriberBuffer), done: make(chan struct{})}
+func newSubscriber(fn func(state.Transition), log *zap.Logger) *subscriber {
+	s := &subscriber{fn: fn, ch: make(chan state.Transition, SubscriberBuffer), done: make(chan struct{})}
 	go s.run(log)
 	return s
 }
 
 // offer queues t, or drops it if the subscriber is SubscriberBuffer behind.
 // It runs under the hub's mutex, which also guards closing ch.
-func (s *subscriber) offer(t tactor.Transition, log *zap.Logger) {
+func (s *subscriber) offer(t state.Transition, log *zap.Logger) {
 	select {
 	case s.ch <- t:
 		if s.dropped > 0 {
@@ -54,7 +54,7 @@ func (s *subscriber) run(log *zap.Logger) {
 	}
 }
 
-func (s *subscriber) call(t tactor.Transition, log *zap.Logger) {
+func (s *subscriber) call(t state.Transition, log *zap.Logger) {
 	defer func() {
 		if r := recover(); r != nil {
 			log.Error("subscriber panicked", zap.String("key", t.Key), zap.Any("panic", r))

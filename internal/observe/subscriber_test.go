@@ -9,14 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap/zapcore"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // gated returns a callback that records each transition and then waits for
 // a value on gate, and the collector it records into.
-func gated(gate chan struct{}) (func(tactor.Transition), *collector) {
+func gated(gate chan struct{}) (func(state.Transition), *collector) {
 	c := &collector{}
-	return func(t tactor.Transition) {
+	return func(t state.Transition) {
 		c.add(t)
 		<-gate
 	}, c
@@ -81,7 +81,7 @@ func TestPanickingCallbackIsLoggedAndTheNextOneDelivered(t *testing.T) {
 		// Given a subscriber whose callback panics on every transition
 		log, logs := observedLog()
 		c := &collector{}
-		s := newSubscriber(func(tr tactor.Transition) {
+		s := newSubscriber(func(tr state.Transition) {
 			c.add(tr)
 			panic(tr.Failures)
 		}, log)

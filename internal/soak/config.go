@@ -28,7 +28,7 @@ type Config struct {
 
 	// MustSee are the outcomes the run must produce to have exercised the
 	// system; one that never occurs is a violation.
-	MustSee []Outcome
+	MustSee []Answer
 
 	// Progress, if set, is called every ProgressEvery (0: a second) while
 	// the load runs, from a goroutine of the run, never after Run returns.
@@ -119,7 +119,7 @@ func (c Config) Validate() error {
 		}
 	}
 	for _, o := range c.MustSee {
-		if o < 0 || o >= NumOutcomes {
+		if o < 0 || o >= NumAnswers {
 			return bad("MustSee", o, "outcomes")
 		}
 	}

@@ -37,7 +37,7 @@ func TestValidateNamesTheFieldOutOfRange(t *testing.T) {
 		{"PanicEvery", func(c *Config) { c.PanicEvery = -time.Millisecond }},
 		{"BurstEvery", func(c *Config) { c.BurstEvery = -time.Millisecond }},
 		{"ProgressEvery", func(c *Config) { c.ProgressEvery = -time.Second }},
-		{"MustSee", func(c *Config) { c.MustSee = []Outcome{OK, NumOutcomes} }},
+		{"MustSee", func(c *Config) { c.MustSee = []Answer{OK, NumAnswers} }},
 		{"Options", func(c *Config) { c.Options = []tripwire.Option{tripwire.WithLogger(nil), nil} }},
 	}
 	for _, c := range cases {

@@ -7,7 +7,7 @@ import (
 )
 
 // Counts is a tally of answers by outcome.
-type Counts [NumOutcomes]int64
+type Counts [NumAnswers]int64
 
 // Add adds o to c.
 func (c *Counts) Add(o Counts) {
@@ -30,14 +30,14 @@ func (c Counts) String() string {
 	var b strings.Builder
 	for i, v := range c {
 		if v != 0 {
-			fmt.Fprintf(&b, " %s=%d", Outcome(i), v)
+			fmt.Fprintf(&b, " %s=%d", Answer(i), v)
 		}
 	}
 	return strings.TrimSpace(b.String())
 }
 
 // liveCounts is a Counts that callers add to concurrently.
-type liveCounts [NumOutcomes]atomic.Int64
+type liveCounts [NumAnswers]atomic.Int64
 
 func (l *liveCounts) load() Counts {
 	var c Counts

@@ -7,8 +7,8 @@ var (
 	ErrInvalidConfig = errors.New("soak: invalid config")
 	// ErrNilContext: Run was given a nil context.
 	ErrNilContext = errors.New("soak: nil context")
-	// ErrUnknownOutcome: ParseOutcome was given a name no Outcome has.
-	ErrUnknownOutcome = errors.New("soak: unknown outcome")
+	// ErrUnknownAnswer: ParseAnswer was given a name no Answer has.
+	ErrUnknownAnswer = errors.New("soak: unknown outcome")
 	// ErrSetup: the run could not be set up (the registry did not start, a
 	// key could not be registered, an actor target could not be spawned).
 	ErrSetup = errors.New("soak: setup failed")

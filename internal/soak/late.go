@@ -17,7 +17,7 @@ const maxLates = 1000
 
 // LateAnswer is an answer that came more than LateSlack after its deadline.
 type LateAnswer struct {
-	Outcome       Outcome
+	Kind          Answer
 	Deadline, End time.Time
 }
 
@@ -25,7 +25,7 @@ type LateAnswer struct {
 func (l LateAnswer) Over() time.Duration { return l.End.Sub(l.Deadline) }
 
 func (l LateAnswer) String() string {
-	return fmt.Sprintf("%v %v late", l.Outcome, l.Over().Round(time.Microsecond))
+	return fmt.Sprintf("%v %v late", l.Kind, l.Over().Round(time.Microsecond))
 }
 
 // excused reports whether the process was not run, between the call's

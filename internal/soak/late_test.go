@@ -9,7 +9,7 @@ func TestLateAnswerIsExcusedOnlyByOverlappingStalls(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	// Given an answer 150 ms after its deadline: 100 ms beyond LateSlack
-	late := LateAnswer{Outcome: Timeout, Deadline: at(0), End: at(150)}
+	late := LateAnswer{Kind: Timeout, Deadline: at(0), End: at(150)}
 	cases := []struct {
 		name   string
 		stalls []Span

@@ -58,7 +58,7 @@ func (lv *live) watchLatencies() { lv.latency = make([]latencyRing, len(lv.perKe
 // and the answer is the breaker's (a call forwarded to the target, timed
 // out, cut short by a crash): not an open circuit's refusal, which takes no
 // time, nor the caller's own withdrawal.
-func (lv *live) recordLatency(key int, o Outcome, d time.Duration) {
+func (lv *live) recordLatency(key int, o Answer, d time.Duration) {
 	if lv.latency == nil || o == Open || o == Canceled {
 		return
 	}

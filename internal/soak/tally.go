@@ -89,7 +89,7 @@ func (c *callerTally) answered(lv *live, key int, err error, begin, end time.Tim
 	}
 	lv.lates.Add(1)
 	if len(c.lates) < maxLates {
-		c.lates = append(c.lates, LateAnswer{Outcome: o, Deadline: begin.Add(budget), End: end})
+		c.lates = append(c.lates, LateAnswer{Kind: o, Deadline: begin.Add(budget), End: end})
 	} else {
 		c.lateLost++
 	}

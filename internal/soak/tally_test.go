@@ -50,7 +50,7 @@ func TestMergeAddsTalliesUp(t *testing.T) {
 	// Given two callers' tallies
 	a := callerTally{started: 3, answers: Counts{OK: 3}, maxOver: time.Millisecond, dups: 1, unexpects: []string{"x"}}
 	b := callerTally{started: 2, answers: Counts{Open: 1}, maxOver: 2 * time.Millisecond, missing: 1, crossed: 1, refused: 2,
-		lates: []LateAnswer{{Outcome: Timeout}}, lateLost: 4}
+		lates: []LateAnswer{{Kind: Timeout}}, lateLost: 4}
 	// When they are merged
 	var all callerTally
 	all.merge(a)

@@ -13,7 +13,7 @@ import (
 func TestLoad(t *testing.T) {
 	cfg := sized(*flagCallers, *flagKeys, *flagDuration)
 	cfg.ActorEvery = 8
-	cfg.MustSee = []soak.Outcome{soak.OK, soak.Injected, soak.Down, soak.Open, soak.Panicked, soak.Canceled}
+	cfg.MustSee = []soak.Answer{soak.OK, soak.Injected, soak.Down, soak.Open, soak.Panicked, soak.Canceled}
 	if cfg.Keys >= soak.SlowKeys {
 		cfg.MustSee = append(cfg.MustSee, soak.Timeout) // a 40 ms key times out 30 ms calls
 	}
@@ -34,7 +34,7 @@ func TestHotKey(t *testing.T) {
 	cfg := sized(*flagHot, 1, *flagHotDur)
 	cfg.ActorEvery = 0
 	// no timeout: a breaker crashing every few ms answers long calls first
-	cfg.MustSee = []soak.Outcome{soak.OK, soak.Injected, soak.Down, soak.Open}
+	cfg.MustSee = []soak.Answer{soak.OK, soak.Injected, soak.Down, soak.Open}
 	// Given one function target with the same faults as TestLoad
 	// When all callers call it while its breaker is crashed at random
 	rep := run(t, cfg)

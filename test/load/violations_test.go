@@ -24,7 +24,7 @@ func healthyReport(cfg soak.Config) soak.Report {
 }
 
 func TestViolationsCatchEachBrokenInvariant(t *testing.T) {
-	cfg := soak.Config{Callers: 4, Askers: 1, CrashEvery: 1, MustSee: []soak.Outcome{soak.OK, soak.Open}}
+	cfg := soak.Config{Callers: 4, Askers: 1, CrashEvery: 1, MustSee: []soak.Answer{soak.OK, soak.Open}}
 	cases := []struct {
 		name  string
 		spoil func(r *soak.Report)
@@ -36,7 +36,7 @@ func TestViolationsCatchEachBrokenInvariant(t *testing.T) {
 		{"duplicate", func(r *soak.Report) { r.Duplicated = 1 }, "1 duplicated answers"},
 		{"crossed", func(r *soak.Report) { r.Crossed = 1 }, "1 answers to another call"},
 		{"refused", func(r *soak.Report) { r.Refused = 1 }, "1 refused requests"},
-		{"late", func(r *soak.Report) { r.Unexcused = []soak.LateAnswer{{Outcome: soak.Timeout}} }, "more than 50ms after their deadline"},
+		{"late", func(r *soak.Report) { r.Unexcused = []soak.LateAnswer{{Kind: soak.Timeout}} }, "more than 50ms after their deadline"},
 		{"late not kept", func(r *soak.Report) { r.LateLost = 1 }, "1 more not kept"},
 		{"per-key mismatch", func(r *soak.Report) { r.PerKey[1][soak.OK]-- }, "per-key tallies"},
 		{"unexpected error", func(r *soak.Report) {

@@ -34,7 +34,7 @@ var errTarget = errors.New("target failed")
 var errIgnored = errors.New("target says: ignore me")
 
 // ignoreClassify is the Settings.Classify of a key drawn with classify.
-func ignoreClassify(_ any, err error) tripwire.Outcome {
+func ignoreClassify(_ any, err error) tripwire.Verdict {
 	switch {
 	case errors.Is(err, errIgnored):
 		return tripwire.Ignore

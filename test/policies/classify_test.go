@@ -14,7 +14,7 @@ var errNotFound = errors.New("not found")
 
 // classify ignores errNotFound, fails the value "bad" and every other error,
 // and counts the rest as success.
-func classify(v any, err error) tripwire.Outcome {
+func classify(v any, err error) tripwire.Verdict {
 	switch {
 	case errors.Is(err, errNotFound):
 		return tripwire.Ignore
@@ -101,7 +101,7 @@ func TestPanickingClassifierCountsAFailure(t *testing.T) {
 		// Given a breaker whose classifier panics
 		testkit.Register(t, e.Reg, "c", (&testkit.Script{}).Target(), tripwire.Settings{
 			Threshold: 2, OpenTimeout: time.Minute,
-			Classify: func(any, error) tripwire.Outcome { panic("classifier bug") },
+			Classify: func(any, error) tripwire.Verdict { panic("classifier bug") },
 		})
 
 		// When a call succeeds

@@ -21,13 +21,13 @@ import (
 func TestSlowClassifierNeverDelaysTheCaller(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		classify func(release <-chan struct{}) tripwire.Outcome
+		classify func(release <-chan struct{}) tripwire.Verdict
 	}{
-		{"a classifier taking 500 ms", func(<-chan struct{}) tripwire.Outcome {
+		{"a classifier taking 500 ms", func(<-chan struct{}) tripwire.Verdict {
 			time.Sleep(500 * time.Millisecond)
 			return tripwire.Success
 		}},
-		{"a classifier that never returns", func(release <-chan struct{}) tripwire.Outcome {
+		{"a classifier that never returns", func(release <-chan struct{}) tripwire.Verdict {
 			<-release
 			return tripwire.Success
 		}},
@@ -44,7 +44,7 @@ func TestSlowClassifierNeverDelaysTheCaller(t *testing.T) {
 				}))
 				testkit.Register(t, e.Reg, "slow", tripwire.ActorTarget(echo), tripwire.Settings{
 					CallTimeout: 50 * time.Millisecond,
-					Classify:    func(any, error) tripwire.Outcome { return tc.classify(release) },
+					Classify:    func(any, error) tripwire.Verdict { return tc.classify(release) },
 				})
 
 				// When it is called

@@ -7,25 +7,25 @@ import (
 	"github.com/tripwire-go/tripwire/internal/errs"
 )
 
-// Outcome is how a call ended, as the tripwire.outcome attribute says it.
-type Outcome uint8
+// Label is how a call ended, as the tripwire.outcome attribute says it.
+type Label uint8
 
 // Call outcomes.
 const (
-	Success Outcome = iota
+	Success Label = iota
 	Failure
 	Timeout
 	Rejected
 	Canceled
-	numOutcomes
+	numLabels
 )
 
-var outcomeNames = [numOutcomes]string{"success", "failure", "timeout", "rejected", "canceled"}
+var labelNames = [numLabels]string{"success", "failure", "timeout", "rejected", "canceled"}
 
-func (o Outcome) String() string { return outcomeNames[o] }
+func (o Label) String() string { return labelNames[o] }
 
 // Classify maps a call's error to its outcome.
-func Classify(err error) Outcome {
+func Classify(err error) Label {
 	switch {
 	case err == nil:
 		return Success

@@ -11,18 +11,18 @@ import (
 )
 
 func TestParseOutcomeReadsEveryName(t *testing.T) {
-	for o := range NumOutcomes {
+	for o := range NumAnswers {
 		// Given an outcome's name, When it is parsed, Then it is that outcome
-		got, err := ParseOutcome(o.String())
+		got, err := ParseAnswer(o.String())
 		if err != nil || got != o {
 			t.Errorf("ParseOutcome(%q) = %v, %v", o.String(), got, err)
 		}
 	}
 	// Given a name no outcome has, Then it is ErrUnknownOutcome
-	if _, err := ParseOutcome("okay"); !errors.Is(err, ErrUnknownOutcome) {
+	if _, err := ParseAnswer("okay"); !errors.Is(err, ErrUnknownAnswer) {
 		t.Fatalf("ParseOutcome(okay): %v, want ErrUnknownOutcome", err)
 	}
-	if s := Outcome(-1).String(); s != "outcome(-1)" {
+	if s := Answer(-1).String(); s != "outcome(-1)" {
 		t.Fatalf("Outcome(-1) = %q", s)
 	}
 }
@@ -31,7 +31,7 @@ func TestClassify(t *testing.T) {
 	wrap := func(err error) error { return fmt.Errorf("wrapped: %w", err) }
 	cases := []struct {
 		err  error
-		want Outcome
+		want Answer
 	}{
 		{nil, OK},
 		{wrap(chaos.ErrInjected), Injected},

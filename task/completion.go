@@ -1,0 +1,14 @@
+package task
+
+// Completion is what the data plane reports for one forwarded call: a worker
+// posts it to the key's mailbox when a function target returns, and an ask's
+// caller does when an actor target replies (Ask.Completion). Token is the
+// breaker's handle for the call; Failed and Ignored are the Classifier's
+// verdict (neither: a success).
+type Completion struct {
+	Token   any
+	Value   any
+	Err     error
+	Failed  bool
+	Ignored bool
+}
