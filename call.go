@@ -17,7 +17,7 @@ import (
 // answer before it gives up with ErrTimeout on its own. The breaker enforces
 // every deadline itself; the grace only matters if the breaker is too busy
 // to answer in time.
-const ReplyGrace = 20 * time.Millisecond
+const ReplyGrace = tactor.ReplyGrace
 
 // Call sends msg to key's target through its breaker and returns the
 // target's answer. It returns an *OpenError (errors.Is ErrOpen) at once while
@@ -85,9 +85,7 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 		ctx, span = r.tracer.Start(ctx, "tripwire.call", trace.WithSpanKind(trace.SpanKindClient),
 			trace.WithTimestamp(start), trace.WithAttributes(attribute.String("tripwire.key", e.Key)))
 	}
-	c := r.newCall(ctx, msg, deadline, now)
-	c.Hold(e.Cell(), max)
-	v, err := r.send(ctx, e, c, now)
+	v, err := r.caller.Do(ctx, e.Mailbox, e.Cell(), max, msg, deadline, now)
 	if e.Meter != nil || span != nil {
 		outcome := observe.Classify(err)
 		if e.Meter != nil {
@@ -106,28 +104,4 @@ func endSpan(span trace.Span, outcome observe.Label, err error) {
 		span.SetStatus(codes.Error, err.Error())
 	}
 	span.End()
-}
-
-// send posts c to the key's breaker and waits for exactly one answer; see
-// wait. A backstop answers the call at its deadline plus ReplyGrace if
-// nobody else has.
-func (r *Registry) send(ctx context.Context, e *registry.Entry, c *tactor.Call, now time.Time) (any, error) {
-	bs := r.backstop(c, graceAfter(c.Deadline.Sub(now)))
-	v, err := r.wait(ctx, e, c)
-	c.Release()
-	if r.releaseBackstop(bs) && c.Reusable() {
-		r.calls.Put(c) // reset when taken; the pool drops it within two GCs
-	}
-	return v, err
-}
-
-// newCall returns a call for msg, reusing one from the registry's pool when
-// it can. The pool is per registry, so a call's channel never crosses a
-// synctest bubble.
-func (r *Registry) newCall(ctx context.Context, msg any, deadline, now time.Time) *tactor.Call {
-	if c, ok := r.calls.Get().(*tactor.Call); ok {
-		c.Reuse(ctx, msg, deadline, now)
-		return c
-	}
-	return tactor.NewCall(ctx, msg, deadline, now)
 }

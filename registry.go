@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
+	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/registry"
 	"github.com/tripwire-go/tripwire/task"
@@ -23,8 +24,7 @@ type Registry struct {
 	keys   registry.Table
 	sup    *actor.PID
 	pool   *task.Pool
-	timers sync.Pool // *backstop, see Registry.backstop
-	calls  sync.Pool // *tactor.Call answered and reusable, see Registry.send
+	caller *tactor.Caller
 
 	factory Factory // nil without WithFactory
 	flights flights

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
 
+	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/supervisor"
 	"github.com/tripwire-go/tripwire/task"
@@ -27,6 +28,7 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 		r.sys, r.ownSys = NewActorSystem(o.logger), true
 	}
 	r.pool = task.NewPool(r.sys)
+	r.caller = tactor.NewCaller(r.pool)
 	if o.meters != nil {
 		if r.metrics, err = observe.NewMetrics(o.meters, r.states); err != nil {
 			return nil, fmt.Errorf("tripwire: metrics: %w", err)

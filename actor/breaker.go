@@ -240,18 +240,28 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 	case o.Failed:
 		kind = state.Failed
 	}
+	now := since(c.admitted)
+	b.lastActive = now
+	b.end(ctx, c, kind, false, Result{Value: o.Value, Err: o.Err}, now)
+}
+
+// end is the end of a call the breaker's table held (its target answered,
+// its deadline passed, its target died): the verdict counts in the circuit
+// — neither way if its caller withdrew it meanwhile — and then the caller
+// gets res, so a caller that has its answer sees the state it caused.
+// Every place that ends a call in flight ends it here.
+func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout bool, res Result, now time.Time) {
 	claimed := c.claim()
 	if !claimed && c.wasWithdrawn() {
 		kind = state.Ignored
 	}
-	now := since(c.admitted)
-	b.lastActive = now
-	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: now.Sub(c.admitted), Rand: rand.Float64()}, now)
+	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: now.Sub(c.admitted), Timeout: timeout, Rand: rand.Float64()}, now)
 	if claimed {
-		// The last touch of c and o (o lives in c): once answered, the
-		// caller may reuse the call of an actor target.
+		// The last touch of c (and of an ask's completion, which lives in
+		// c): once answered, the caller may reuse the call of an actor
+		// target that replied.
 		c.spent = c.ask != nil
-		c.deliver(Result{Value: o.Value, Err: o.Err})
+		c.deliver(res)
 	}
 }
 

@@ -2,7 +2,6 @@ package actor
 
 import (
 	"context"
-	"math/rand/v2"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -25,15 +24,7 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 		b.inflight.remove(c)
 		c.abandon()
 		c.ctx.cancel(context.DeadlineExceeded)
-		kind := state.Failed
-		claimed := c.claim()
-		if !claimed && c.wasWithdrawn() {
-			kind = state.Ignored
-		}
-		b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: now.Sub(c.admitted), Timeout: true, Rand: rand.Float64()}, now)
-		if claimed {
-			c.deliver(Result{Err: errs.ErrTimeout})
-		}
+		b.end(ctx, c, state.Failed, true, Result{Err: errs.ErrTimeout}, now)
 	}
 	if expired {
 		b.lastActive = now

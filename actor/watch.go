@@ -68,15 +68,7 @@ func (b *breaker) targetDown(ctx actor.Context) {
 		c.ask = nil
 		b.inflight.remove(c)
 		c.ctx.cancel(context.Canceled)
-		claimed := c.claim()
-		kind := state.Failed
-		if !claimed && c.wasWithdrawn() {
-			kind = state.Ignored
-		}
-		b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: now.Sub(c.admitted), Rand: rand.Float64()}, now)
-		if claimed {
-			c.deliver(Result{Err: errs.ErrTargetDown})
-		}
+		b.end(ctx, c, state.Failed, false, Result{Err: errs.ErrTargetDown}, now)
 	}
 }
 

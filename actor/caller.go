@@ -1,0 +1,164 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/task"
+)
+
+// ReplyGrace is how long past its deadline a caller waits for its breaker's
+// answer before it gives up with ErrTimeout on its own (the backstop). The
+// breaker enforces every deadline itself; the grace only matters if the
+// breaker is too busy to answer in time.
+const ReplyGrace = 20 * time.Millisecond
+
+// Caller is the callers' half of the call protocol, one per registry: it
+// makes a Call, posts it to its key's Mailbox and waits for the one answer
+// (see the package doc). Its pools of calls and backstop timers are per
+// registry, so neither crosses a synctest bubble.
+type Caller struct {
+	pool   *task.Pool // runs the classifier of an actor target's reply
+	calls  sync.Pool  // *Call answered and reusable
+	timers sync.Pool  // *backstop
+}
+
+// NewCaller returns the caller side of a registry whose workers are pool's.
+func NewCaller(pool *task.Pool) *Caller { return &Caller{pool: pool} }
+
+// Do posts a call for msg to mb and returns its one answer: the target's,
+// ErrTimeout at deadline, context.Canceled when ctx is cancelled first, or
+// why the key has no breaker any more. now is when the caller read the clock
+// (time.Now, with its monotonic reading). The call occupies the MaxInFlight
+// slot that cell.Admit(limit) counted until it has its answer and its target
+// is done with it.
+func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time) (any, error) {
+	c := k.newCall(ctx, msg, deadline, now)
+	c.Hold(cell, limit)
+	bs := k.backstop(c, graceAfter(deadline.Sub(now)))
+	v, err := k.wait(ctx, mb, c)
+	c.Release()
+	if k.releaseBackstop(bs) && c.Reusable() {
+		k.calls.Put(c) // reset when taken; the pool drops it within two GCs
+	}
+	return v, err
+}
+
+func (k *Caller) newCall(ctx context.Context, msg any, deadline, now time.Time) *Call {
+	if c, ok := k.calls.Get().(*Call); ok {
+		c.Reuse(ctx, msg, deadline, now)
+		return c
+	}
+	return NewCall(ctx, msg, deadline, now)
+}
+
+// wait posts c to mb and returns its one answer. The caller waits on its
+// call's own channel (and its context's), never on one other callers share.
+// The one thing it does meanwhile is hand an actor target's reply to the
+// breaker (Reply): classified here, or on a worker if the key has a
+// classifier of its own — user code must never hold a caller past its
+// deadline.
+func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error) {
+	mb.PostUserMessage(c)
+	cancelled := ctx.Done()
+	for {
+		if cancelled == nil {
+			<-c.Signal()
+		} else {
+			select {
+			case <-c.Signal():
+			case <-cancelled:
+				cancelled = nil
+				if errors.Is(ctx.Err(), context.Canceled) && c.Withdraw() {
+					mb.PostUserMessage(&Withdraw{Call: c})
+					return nil, ctx.Err()
+				}
+				// Its deadline (the breaker answers ErrTimeout), or an
+				// answer given at this very moment: it is on its way.
+				continue
+			}
+		}
+		got, res, ask := c.Take()
+		if got == Answer {
+			return res.Value, res.Err
+		}
+		if ask.Classifies() {
+			k.pool.Go(func() { mb.PostUserMessage(ask.Completion()) })
+			continue
+		}
+		mb.PostUserMessage(ask.Completion())
+		// Its turn usually ran inline, on this goroutine: take the answer
+		// without blocking again.
+		if res, ok := answered(c); ok {
+			return res.Value, res.Err
+		}
+	}
+}
+
+// answered returns the call's answer if it is already there, skipping a
+// reply that no breaker will take any more.
+func answered(c *Call) (Result, bool) {
+	for {
+		select {
+		case <-c.Signal():
+			if got, res, _ := c.Take(); got == Answer {
+				return res, true
+			}
+		default:
+			return Result{}, false
+		}
+	}
+}
+
+// graceAfter is wait + ReplyGrace, saturating instead of overflowing for a
+// CallTimeout near math.MaxInt64 ("no timeout").
+func graceAfter(wait time.Duration) time.Duration {
+	if wait > math.MaxInt64-ReplyGrace {
+		return math.MaxInt64
+	}
+	return wait + ReplyGrace
+}
+
+// backstop is a caller's timer of last resort: at the call's deadline plus
+// ReplyGrace it answers the call with ErrTimeout if nobody else has.
+type backstop struct {
+	t    *time.Timer
+	call atomic.Pointer[Call]
+}
+
+func (bs *backstop) fire() {
+	if c := bs.call.Load(); c != nil {
+		c.Expire(errs.ErrTimeout)
+	}
+}
+
+// backstop arms a backstop for c from the pool.
+func (k *Caller) backstop(c *Call, d time.Duration) *backstop {
+	bs, ok := k.timers.Get().(*backstop)
+	if !ok {
+		bs = &backstop{}
+		bs.call.Store(c)
+		bs.t = time.AfterFunc(d, bs.fire)
+		return bs
+	}
+	bs.call.Store(c)
+	bs.t.Reset(d)
+	return bs
+}
+
+// releaseBackstop disarms bs and pools it, unless it has fired: its function
+// may still be running then, so neither it nor its call is reused. It
+// reports whether bs was disarmed in time.
+func (k *Caller) releaseBackstop(bs *backstop) bool {
+	if !bs.t.Stop() {
+		return false
+	}
+	bs.call.Store(nil)
+	k.timers.Put(bs)
+	return true
+}
