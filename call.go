@@ -4,12 +4,7 @@ import (
 	"context"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
-
 	tactor "github.com/tripwire-go/tripwire/actor"
-	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/registry"
 )
 
@@ -43,9 +38,7 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 		}
 	}
 	if oe := e.Cell().Rejection(); oe != nil {
-		if e.Meter != nil {
-			e.Meter.Call(ctx, observe.Rejected, 0)
-		}
+		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
 	return r.admitted(ctx, e, msg, start)
@@ -59,9 +52,7 @@ func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any, sta
 	}
 	callTimeout, max := e.Config.Limits()
 	if !e.Cell().Admit(max) {
-		if e.Meter != nil {
-			e.Meter.Call(ctx, observe.Rejected, 0)
-		}
+		r.calls.Rejected(ctx, e.Key)
 		return nil, ErrOverloaded
 	}
 	return r.forward(ctx, e, msg, callTimeout, max, start)
@@ -80,28 +71,8 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	var span trace.Span
-	if r.tracer != nil {
-		ctx, span = r.tracer.Start(ctx, "tripwire.call", trace.WithSpanKind(trace.SpanKindClient),
-			trace.WithTimestamp(start), trace.WithAttributes(attribute.String("tripwire.key", e.Key)))
-	}
+	ctx, span := r.calls.Start(ctx, e.Key, start)
 	v, err := r.caller.Do(ctx, e.Mailbox, e.Cell(), max, msg, deadline, now)
-	if e.Meter != nil || span != nil {
-		outcome := observe.Classify(err)
-		if e.Meter != nil {
-			e.Meter.Call(ctx, outcome, time.Since(start))
-		}
-		if span != nil {
-			endSpan(span, outcome, err)
-		}
-	}
+	r.calls.Finish(ctx, e.Key, span, start, err)
 	return v, err
-}
-
-func endSpan(span trace.Span, outcome observe.Label, err error) {
-	span.SetAttributes(attribute.String("tripwire.outcome", outcome.String()))
-	if err != nil {
-		span.SetStatus(codes.Error, err.Error())
-	}
-	span.End()
 }

@@ -214,7 +214,7 @@ func keyCounts(t *testing.T, m metricdata.Metrics, key string) map[[2]string]int
 	require.True(t, ok, "%s is a %T", m.Name, m.Data)
 	for _, p := range sum.DataPoints {
 		if attr(p.Attributes, "tripwire.key") == key {
-			out[[2]string{attr(p.Attributes, "from"), attr(p.Attributes, "to")}] += p.Value
+			out[[2]string{attr(p.Attributes, "tripwire.from"), attr(p.Attributes, "tripwire.to")}] += p.Value
 		}
 	}
 	return out

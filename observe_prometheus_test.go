@@ -102,7 +102,7 @@ func TestPrometheusScrapeShowsCallsStateAndTransitions(t *testing.T) {
 		`tripwire_state{` + scope + `,tripwire_key="payments",tripwire_state="half_open"} 0`,
 		`tripwire_state{` + scope + `,tripwire_key="payments",tripwire_state="open"} 1`,
 		`# TYPE tripwire_transitions_total counter`,
-		`tripwire_transitions_total{from="closed",` + scope + `,to="open",tripwire_key="payments"} 1`,
+		`tripwire_transitions_total{` + scope + `,tripwire_from="closed",tripwire_key="payments",tripwire_to="open"} 1`,
 		`# TYPE tripwire_restarts_total counter`,
 		`tripwire_restarts_total{` + scope + `,tripwire_key="ledger"} 1`,
 	} {

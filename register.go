@@ -42,9 +42,6 @@ func (r *Registry) Register(key string, target Target, s Settings) error {
 		Listener:    r.hub,
 	}
 	e := registry.NewEntry(cfg)
-	if r.metrics != nil {
-		e.Meter = r.metrics.ForKey(key)
-	}
 	reply := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Register{Entry: e, Reply: reply})
 	return r.await(reply)
@@ -102,7 +99,11 @@ func (r *Registry) Unregister(key string) error {
 	}
 	reply := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Unregister{Key: key, Reply: reply})
-	return r.await(reply)
+	err := r.await(reply)
+	if err == nil {
+		r.calls.Forget(key)
+	}
+	return err
 }
 
 // await waits for the supervisor's answer, or for Shutdown.

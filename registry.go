@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
@@ -31,7 +30,7 @@ type Registry struct {
 
 	hub     *observe.Hub
 	metrics *observe.Metrics // nil without WithMeterProvider
-	tracer  trace.Tracer     // nil without WithTracerProvider
+	calls   *observe.Calls   // nil without a meter or tracer provider
 
 	closed   atomic.Bool
 	stopping chan struct{} // closed when Shutdown begins

@@ -8,7 +8,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/registry"
 )
 
@@ -94,7 +93,5 @@ func (r *Registry) reject(e *registry.Entry, self *actor.PID, msg any, err error
 }
 
 func (r *Registry) observeRejection(e *registry.Entry) {
-	if e.Meter != nil {
-		e.Meter.Call(context.Background(), observe.Rejected, 0)
-	}
+	r.calls.Rejected(context.Background(), e.Key)
 }

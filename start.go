@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/exp/zapslog"
 
@@ -34,10 +35,12 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 			return nil, fmt.Errorf("tripwire: metrics: %w", err)
 		}
 	}
+	var tracer trace.Tracer
 	if o.tracer != nil {
-		r.tracer = o.tracer.Tracer(observe.Scope)
+		tracer = o.tracer.Tracer(observe.Scope)
 	}
-	r.hub = observe.NewHub(r.sys, r.log, r.metrics, r.tracer)
+	r.calls = observe.NewCalls(r.metrics, tracer)
+	r.hub = observe.NewHub(r.sys, r.log, r.metrics, tracer)
 	r.sup, err = r.sys.Root.SpawnNamed(supervisor.New(&r.keys, r.log).Props(),
 		"tripwire-"+r.sys.ProcessRegistry.NextId())
 	if err != nil {

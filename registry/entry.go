@@ -6,7 +6,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
-	"github.com/tripwire-go/tripwire/internal/observe"
 )
 
 // Entry is one registered key.
@@ -16,9 +15,7 @@ type Entry struct {
 	// Mailbox is the key's: every call, outcome and request for the key is
 	// posted to it, whichever breaker serves the key (see tactor.Mailbox).
 	Mailbox *tactor.Mailbox
-	// Meter records the key's calls; nil when no meter provider is set.
-	Meter *observe.KeyMeter
-	pid   atomic.Pointer[actor.PID]
+	pid     atomic.Pointer[actor.PID]
 }
 
 // NewEntry returns an entry for cfg with a mailbox and no breaker yet.

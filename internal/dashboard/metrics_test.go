@@ -21,7 +21,7 @@ func TestMetricsShowTheRegistrysCallsAndStates(t *testing.T) {
 		`tripwire_key="dep-01",tripwire_state="open"} 1`,
 		`tripwire_key="dep-02",tripwire_state="closed"} 1`,
 		"# TYPE tripwire_transitions_total counter",
-		`to="open",tripwire_key="dep-01"} 1`,
+		`tripwire_key="dep-01",tripwire_to="open"} 1`,
 	}
 	var missing []string
 	scrape := func() bool {

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
@@ -114,16 +113,14 @@ func (h *Hub) drain() {
 
 func (h *Hub) restarted(key string) {
 	if h.metrics != nil {
-		h.metrics.restarts.Add(context.Background(), 1,
-			metric.WithAttributes(attribute.String("tripwire.key", key)))
+		h.metrics.restarts.Add(context.Background(), 1, metric.WithAttributes(AttrKey.String(key)))
 	}
 }
 
 func (h *Hub) deliver(t state.Transition) {
 	if h.metrics != nil {
 		h.metrics.transitions.Add(context.Background(), 1, metric.WithAttributes(
-			attribute.String("tripwire.key", t.Key),
-			attribute.String("from", t.From.String()), attribute.String("to", t.To.String())))
+			AttrKey.String(t.Key), AttrFrom.String(t.From.String()), AttrTo.String(t.To.String())))
 	}
 	if h.tracer != nil {
 		span(h.tracer, t)
@@ -198,11 +195,8 @@ func span(tr trace.Tracer, t state.Transition) {
 	_, s := tr.Start(context.Background(), "tripwire."+operation(t),
 		trace.WithSpanKind(trace.SpanKindInternal), trace.WithTimestamp(t.At),
 		trace.WithAttributes(
-			attribute.String("tripwire.key", t.Key),
-			attribute.String("tripwire.from", t.From.String()),
-			attribute.String("tripwire.to", t.To.String()),
-			attribute.String("tripwire.reason", t.Reason),
-			attribute.Int("tripwire.failures", t.Failures)))
+			AttrKey.String(t.Key), AttrFrom.String(t.From.String()), AttrTo.String(t.To.String()),
+			AttrReason.String(t.Reason), AttrFailures.Int(t.Failures)))
 	s.End(trace.WithTimestamp(t.At))
 }
 

@@ -314,9 +314,9 @@ func TestHubCountsTransitionsAndRestarts(t *testing.T) {
 		// tripwire.restarts by key
 		ms := read(t, reader)
 		require.Equal(t, map[string]int64{
-			"from=closed,to=open,tripwire.key=x":    1,
-			"from=open,to=half_open,tripwire.key=x": 1,
-			"from=closed,to=open,tripwire.key=y":    1,
+			"tripwire.from=closed,tripwire.key=x,tripwire.to=open":    1,
+			"tripwire.from=open,tripwire.key=x,tripwire.to=half_open": 1,
+			"tripwire.from=closed,tripwire.key=y,tripwire.to=open":    1,
 		}, sumPoints(t, ms["tripwire.transitions"]))
 		require.Equal(t, map[string]int64{"tripwire.key=x": 2}, sumPoints(t, ms["tripwire.restarts"]))
 		require.NoError(t, h.Close(context.Background()))

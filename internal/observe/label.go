@@ -24,8 +24,8 @@ var labelNames = [numLabels]string{"success", "failure", "timeout", "rejected", 
 
 func (o Label) String() string { return labelNames[o] }
 
-// Classify maps a call's error to its outcome.
-func Classify(err error) Label {
+// LabelOf is the outcome label of a call that returned err.
+func LabelOf(err error) Label {
 	switch {
 	case err == nil:
 		return Success

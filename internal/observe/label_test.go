@@ -29,7 +29,7 @@ func TestClassifyNamesEachOutcome(t *testing.T) {
 		{errs.ErrBreakerRestarted, "failure"},
 	} {
 		t.Run(fmt.Sprint(c.err), func(t *testing.T) {
-			require.Equal(t, c.want, Classify(c.err).String())
+			require.Equal(t, c.want, LabelOf(c.err).String())
 		})
 	}
 }

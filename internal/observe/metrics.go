@@ -66,8 +66,7 @@ func NewMetrics(mp metric.MeterProvider, states StateFunc) (*Metrics, error) {
 				if s == cur {
 					v = 1
 				}
-				o.ObserveInt64(gauge, v, metric.WithAttributes(
-					attribute.String("tripwire.key", key), attribute.String("tripwire.state", s.String())))
+				o.ObserveInt64(gauge, v, metric.WithAttributes(AttrKey.String(key), AttrState.String(s.String())))
 			}
 		})
 		return nil
@@ -81,24 +80,23 @@ func NewMetrics(mp metric.MeterProvider, states StateFunc) (*Metrics, error) {
 // Close unregisters the state gauge's callback.
 func (m *Metrics) Close() error { return m.gauge.Unregister() }
 
-// KeyMeter records calls of one key with attribute sets built once.
-type KeyMeter struct {
+// keyMeter records the calls of one key, with attribute sets built once.
+type keyMeter struct {
 	m    *Metrics
 	opts [numLabels]metric.MeasurementOption
 }
 
-// ForKey returns the recorder for key's calls.
-func (m *Metrics) ForKey(key string) *KeyMeter {
-	k := &KeyMeter{m: m}
+// forKey returns the recorder of key's calls.
+func (m *Metrics) forKey(key string) *keyMeter {
+	k := &keyMeter{m: m}
 	for o := range numLabels {
-		k.opts[o] = metric.WithAttributeSet(attribute.NewSet(
-			attribute.String("tripwire.key", key), attribute.String("tripwire.outcome", o.String())))
+		k.opts[o] = metric.WithAttributeSet(attribute.NewSet(AttrKey.String(key), AttrOutcome.String(o.String())))
 	}
 	return k
 }
 
-// Call records one call's outcome and duration.
-func (k *KeyMeter) Call(ctx context.Context, o Label, d time.Duration) {
+// record counts one call's outcome and its duration.
+func (k *keyMeter) record(ctx context.Context, o Label, d time.Duration) {
 	k.m.calls.Add(ctx, 1, k.opts[o])
 	k.m.duration.Record(ctx, d.Seconds(), k.opts[o])
 }

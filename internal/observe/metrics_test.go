@@ -15,14 +15,14 @@ import (
 func TestKeyMeterRecordsOutcomeAndDuration(t *testing.T) {
 	// Given metrics and recorders for two keys
 	m, reader := metricsOn(t, nil)
-	a, b := m.ForKey("a"), m.ForKey("b")
+	a, b := m.forKey("a"), m.forKey("b")
 
 	// When a's calls succeed, time out and are rejected, and b's fails
-	a.Call(context.Background(), Success, 10*time.Millisecond)
-	a.Call(context.Background(), Success, 30*time.Millisecond)
-	a.Call(context.Background(), Timeout, 1500*time.Millisecond)
-	a.Call(context.Background(), Rejected, 0)
-	b.Call(context.Background(), Failure, time.Second)
+	a.record(context.Background(), Success, 10*time.Millisecond)
+	a.record(context.Background(), Success, 30*time.Millisecond)
+	a.record(context.Background(), Timeout, 1500*time.Millisecond)
+	a.record(context.Background(), Rejected, 0)
+	b.record(context.Background(), Failure, time.Second)
 
 	// Then tripwire.calls counts them by key and outcome
 	ms := read(t, reader)
