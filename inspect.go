@@ -19,15 +19,7 @@ func (r *Registry) Snapshot(key string) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	s, err := r.ask(e)
-	if err != nil {
-		return Snapshot{}, err
-	}
-	return Snapshot{
-		Key: key, State: s.State, Failures: s.Failures,
-		OpenedAt: s.OpenedAt, RetryAt: s.RetryAt,
-		InFlight: s.InFlight, Restarts: s.Restarts,
-	}, nil
+	return r.ask(e)
 }
 
 // Crash makes key's breaker panic, for resilience tests. It returns once a

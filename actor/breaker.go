@@ -219,7 +219,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 		return
 	}
 	c.ask = &c.asker
-	c.ask.Start(b.cfg.Pool, &b.sender, b.cfg.Target.PID, c.Msg, ctx.Self(), c, b.rules.Classify)
+	c.ask.Start(b.cfg.Pool, &b.sender, b.cfg.Target.PID, c.Msg, c, b.rules.Classify)
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
@@ -296,6 +296,7 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 
 func (b *breaker) snapshot() Snapshot {
 	return Snapshot{
+		Key:      b.cfg.Key,
 		State:    b.circuit.State,
 		Failures: b.circuit.Failures,
 		OpenedAt: b.circuit.OpenedAt,

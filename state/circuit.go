@@ -14,8 +14,9 @@ const (
 	ForcedClosed
 )
 
-// Circuit is the whole state of one breaker. It is a value: Step returns a
-// new one and never changes its argument.
+// Circuit is the whole state of one breaker. It is a value (its failure-rate
+// window too): a copy is a snapshot, and Apply changes only the circuit it
+// is called on.
 type Circuit struct {
 	Settings Settings
 	State    State
@@ -61,15 +62,9 @@ func (c *Circuit) WindowRate(now time.Time) (calls, fails int) {
 	return c.window.rate(c.Settings.Window, now)
 }
 
-// WithSettings returns c under new settings, keeping its state and counts;
-// a window of another shape (Size, Period or Buckets) starts empty. They
-// apply from the next event.
-func (c Circuit) WithSettings(s Settings) Circuit {
-	c.Reconfigure(s)
-	return c
-}
-
-// Reconfigure is WithSettings in place.
+// Reconfigure puts c under new settings, keeping its state and counts; a
+// window of another shape (Size, Period or Buckets) starts empty. They apply
+// from the next event.
 func (c *Circuit) Reconfigure(s Settings) {
 	if !s.Window.sameShape(c.Settings.Window) {
 		c.window = window{}
@@ -77,17 +72,9 @@ func (c *Circuit) Reconfigure(s Settings) {
 	c.Settings = s
 }
 
-// Step applies ev at time now and returns the next circuit. The effects it
-// produces are appended to fx, which may be a reused buffer. It is Apply on a
-// copy: c itself is not changed.
-func Step(c Circuit, ev Event, now time.Time, fx []Effect) (Circuit, []Effect) {
-	fx = c.Apply(ev, now, fx)
-	return c, fx
-}
-
-// Apply is Step in place: it changes c and appends the effects to fx. A
-// Circuit holds its failure-rate window by value (about 1.3 KB), so an owner
-// that steps on every call applies events in place rather than copying.
+// Apply applies ev at time now: it changes c to the next circuit and appends
+// the effects the owner must carry out to fx, which may be a reused buffer.
+// A Circuit is a value: apply to a copy to keep the one before.
 func (c *Circuit) Apply(ev Event, now time.Time, fx []Effect) []Effect {
 	switch ev.Kind {
 	case Admit:

@@ -146,7 +146,7 @@ func TestStepTransitions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := tt.c
 			buf := []Effect{sentinel}
-			got, fx := Step(in, tt.ev, tt.now, buf)
+			got, fx := applyTo(in, tt.ev, tt.now, buf)
 			require.Equal(t, tt.want, got)
 			require.Equal(t, tt.c, in, "Step mutated its input")
 			require.Equal(t, sentinel, fx[0], "effects must be appended after the buffer contents")
@@ -165,13 +165,13 @@ func nilIfEmpty(fx []Effect) []Effect {
 func TestIgnoredProbeLetsTheNextAdmitThrough(t *testing.T) {
 	c := halfOpenC(false, t0, 3, 7)
 	var fx []Effect
-	c, fx = Step(c, Event{Kind: Admit}, t0, fx[:0])
+	c, fx = applyTo(c, Event{Kind: Admit}, t0, fx[:0])
 	require.Equal(t, []Effect{{Kind: Forward, Gen: gen(7)}}, fx)
-	c, fx = Step(c, Event{Kind: Admit}, t0, fx[:0])
+	c, fx = applyTo(c, Event{Kind: Admit}, t0, fx[:0])
 	require.Equal(t, []Effect{{Kind: Reject, Gen: gen(7)}}, fx)
-	c, fx = Step(c, Event{Kind: Ignored, Gen: gen(7)}, t0, fx[:0])
+	c, fx = applyTo(c, Event{Kind: Ignored, Gen: gen(7)}, t0, fx[:0])
 	require.Empty(t, fx)
-	c, fx = Step(c, Event{Kind: Admit}, t0, fx[:0])
+	c, fx = applyTo(c, Event{Kind: Admit}, t0, fx[:0])
 	require.Equal(t, []Effect{{Kind: Forward, Gen: gen(7)}}, fx)
 	require.Equal(t, halfOpenC(true, t0, 3, 7), c)
 }
@@ -180,21 +180,21 @@ func TestFullCycleKeepsOnlyTheNewestTimer(t *testing.T) {
 	c := New(settings, 7)
 	var fx []Effect
 	for i := 0; i < 3; i++ {
-		c, _ = Step(c, Event{Kind: Failed, Gen: gen(0)}, t0, fx[:0])
+		c, _ = applyTo(c, Event{Kind: Failed, Gen: gen(0)}, t0, fx[:0])
 	}
 	require.Equal(t, openC(t0, 3, 1), c)
-	c, _ = Step(c, Event{Kind: TimerFired, Gen: gen(1)}, t0.Add(10*time.Second), fx[:0])
-	c, _ = Step(c, Event{Kind: Admit}, t0.Add(10*time.Second), fx[:0])
+	c, _ = applyTo(c, Event{Kind: TimerFired, Gen: gen(1)}, t0.Add(10*time.Second), fx[:0])
+	c, _ = applyTo(c, Event{Kind: Admit}, t0.Add(10*time.Second), fx[:0])
 	t2 := t0.Add(12 * time.Second)
-	c, _ = Step(c, Event{Kind: Failed, Gen: gen(2)}, t2, fx[:0])
+	c, _ = applyTo(c, Event{Kind: Failed, Gen: gen(2)}, t2, fx[:0])
 	require.Equal(t, reopened(openC(t2, 4, 3), 1), c)
 	// The first timer fires again (say, a duplicate delivery): it is stale.
-	c, fx = Step(c, Event{Kind: TimerFired, Gen: gen(1)}, t2.Add(10*time.Second), fx[:0])
+	c, fx = applyTo(c, Event{Kind: TimerFired, Gen: gen(1)}, t2.Add(10*time.Second), fx[:0])
 	require.Empty(t, fx)
 	require.Equal(t, Open, c.State)
-	c, _ = Step(c, Event{Kind: TimerFired, Gen: gen(3)}, t2.Add(10*time.Second), fx[:0])
-	c, _ = Step(c, Event{Kind: Admit}, t2.Add(10*time.Second), fx[:0])
-	c, fx = Step(c, Event{Kind: Succeeded, Gen: gen(4)}, t2.Add(11*time.Second), fx[:0])
+	c, _ = applyTo(c, Event{Kind: TimerFired, Gen: gen(3)}, t2.Add(10*time.Second), fx[:0])
+	c, _ = applyTo(c, Event{Kind: Admit}, t2.Add(10*time.Second), fx[:0])
+	c, fx = applyTo(c, Event{Kind: Succeeded, Gen: gen(4)}, t2.Add(11*time.Second), fx[:0])
 	require.Equal(t, []Effect{transition(5, HalfOpen, Closed, ReasonProbeSucceeded)}, fx)
 	require.Equal(t, closedC(0, 5), c)
 }
@@ -202,10 +202,10 @@ func TestFullCycleKeepsOnlyTheNewestTimer(t *testing.T) {
 func TestStepReusesTheBuffer(t *testing.T) {
 	buf := make([]Effect, 0, 4)
 	c := New(Settings{Threshold: 1, OpenTimeout: time.Second}, 1)
-	c, fx := Step(c, Event{Kind: Failed, Gen: c.Gen}, t0, buf)
+	c, fx := applyTo(c, Event{Kind: Failed, Gen: c.Gen}, t0, buf)
 	require.Len(t, fx, 2)
 	require.Same(t, &buf[:1][0], &fx[0], "Step must append into the given buffer")
-	_, fx = Step(c, Event{Kind: Admit}, t0, fx[:0])
+	_, fx = applyTo(c, Event{Kind: Admit}, t0, fx[:0])
 	require.Same(t, &buf[:1][0], &fx[0])
 	require.Equal(t, []Effect{{Kind: Reject, Gen: c.Gen}}, fx)
 
@@ -213,9 +213,9 @@ func TestStepReusesTheBuffer(t *testing.T) {
 		c := New(settings, 1)
 		fx := buf[:0]
 		for i := 0; i < 3; i++ {
-			c, fx = Step(c, Event{Kind: Failed, Gen: c.Gen}, t0, fx[:0])
+			c, fx = applyTo(c, Event{Kind: Failed, Gen: c.Gen}, t0, fx[:0])
 		}
-		_, _ = Step(c, Event{Kind: TimerFired, Gen: c.Gen}, t0, fx[:0])
+		_, _ = applyTo(c, Event{Kind: TimerFired, Gen: c.Gen}, t0, fx[:0])
 	})
 	require.Zero(t, allocs, "Step with a buffer of enough capacity must not allocate")
 }

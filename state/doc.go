@@ -1,8 +1,9 @@
 // Package state is the pure circuit-breaker state machine of Tripwire.
 //
-// A Circuit is a value. Step takes a circuit, an Event and the current time and
-// returns the next circuit and the Effects the caller must carry out (forward
-// the call, reject it, start the recovery timer, announce a transition). The
+// A Circuit is a value. Apply takes an Event and the current time, moves the
+// circuit to its next state and returns the Effects the caller must carry out
+// (forward the call, reject it, start the recovery timer, announce a
+// transition). The
 // package has no goroutines, reads no clock, logs nothing and knows nothing of
 // actors, so every rule of the breaker is testable with plain tables.
 //

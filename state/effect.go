@@ -2,7 +2,7 @@ package state
 
 import "time"
 
-// EffectKind says what the owner of a circuit must do after a Step.
+// EffectKind says what the owner of a circuit must do after an Apply.
 type EffectKind uint8
 
 const (
@@ -19,7 +19,7 @@ const (
 	Moved
 )
 
-// Effect is one instruction produced by Step.
+// Effect is one instruction produced by Apply.
 type Effect struct {
 	Kind   EffectKind
 	Gen    Gen

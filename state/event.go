@@ -30,7 +30,7 @@ const (
 	TargetDown
 )
 
-// Event is one input to Step. Gen is the generation the call was admitted in
+// Event is one input to Apply. Gen is the generation the call was admitted in
 // (for outcomes) or the timer was started in (for TimerFired); other kinds
 // ignore it.
 type Event struct {

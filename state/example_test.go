@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-func ExampleStep() {
+func ExampleCircuit_Apply() {
 	c := New(Settings{Threshold: 3, OpenTimeout: 5 * time.Second}, 1)
 	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
 	var fx []Effect
@@ -25,27 +25,27 @@ func ExampleStep() {
 	}
 
 	for i := 1; i <= 3; i++ {
-		c, fx = Step(c, Event{Kind: Admit}, now, fx[:0])
+		fx = c.Apply(Event{Kind: Admit}, now, fx[:0])
 		call := fx[0].Gen
-		c, fx = Step(c, Event{Kind: Failed, Gen: call}, now, fx[:0])
+		fx = c.Apply(Event{Kind: Failed, Gen: call}, now, fx[:0])
 		fmt.Printf("failure %d: %s, %d failures\n", i, c.State, c.Failures)
 		show()
 	}
 	timer := fx[len(fx)-1].Gen
 
-	c, fx = Step(c, Event{Kind: Admit}, now.Add(time.Second), fx[:0])
+	fx = c.Apply(Event{Kind: Admit}, now.Add(time.Second), fx[:0])
 	fmt.Println("admit while open:")
 	show()
 
 	now = now.Add(5 * time.Second)
-	c, fx = Step(c, Event{Kind: TimerFired, Gen: timer}, now, fx[:0])
+	fx = c.Apply(Event{Kind: TimerFired, Gen: timer}, now, fx[:0])
 	fmt.Printf("timer fired: %s, retry was due at %s\n", c.State, c.RetryAt.Format(time.TimeOnly))
 	show()
 
-	c, fx = Step(c, Event{Kind: Admit}, now, fx[:0])
+	fx = c.Apply(Event{Kind: Admit}, now, fx[:0])
 	fmt.Println("probe:")
 	show()
-	_, fx = Step(c, Event{Kind: Admit}, now, fx[:0])
+	fx = c.Apply(Event{Kind: Admit}, now, fx[:0])
 	fmt.Println("second call while probing:")
 	show()
 	// Output:

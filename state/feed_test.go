@@ -25,7 +25,7 @@ func feed(t *testing.T, c Circuit, now time.Time, pattern string) (Circuit, []Ef
 		default:
 			t.Fatalf("bad outcome %q", r)
 		}
-		c, fx = Step(c, ev, now, fx[:0])
+		c, fx = applyTo(c, ev, now, fx[:0])
 		all = append(all, fx...)
 	}
 	return c, all
@@ -34,7 +34,7 @@ func feed(t *testing.T, c Circuit, now time.Time, pattern string) (Circuit, []Ef
 // step applies one event and returns the circuit and its effects (nil when
 // there are none).
 func step(c Circuit, ev Event, now time.Time) (Circuit, []Effect) {
-	c, fx := Step(c, ev, now, nil)
+	c, fx := applyTo(c, ev, now, nil)
 	return c, nilIfEmpty(fx)
 }
 
@@ -55,7 +55,7 @@ func admitN(c Circuit, n int, now time.Time) (Circuit, []EffectKind) {
 	var kinds []EffectKind
 	var fx []Effect
 	for range n {
-		c, fx = Step(c, Event{Kind: Admit}, now, fx[:0])
+		c, fx = applyTo(c, Event{Kind: Admit}, now, fx[:0])
 		kinds = append(kinds, fx[0].Kind)
 	}
 	return c, kinds

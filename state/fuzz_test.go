@@ -93,7 +93,7 @@ func FuzzStep(f *testing.F) {
 				ev.Gen = Gen{inc + 1, g.Seq}
 			}
 			before := c
-			c, fx = Step(c, ev, now, fx[:0])
+			c, fx = applyTo(c, ev, now, fx[:0])
 			if err := checkStep(before, ev, now, c, fx); err != nil {
 				t.Fatalf("%+v at %v: %v\n%+v\n%s -> %s\n%+v", ev, now.Sub(t0), err, s, short(before), short(c), fx)
 			}

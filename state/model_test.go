@@ -219,7 +219,7 @@ func (h *harness) step(ev Event, what string) {
 	before := h.c
 	want := h.m.apply(ev, h.now)
 	var fx []Effect
-	h.c, fx = Step(h.c, ev, h.now, h.fx[:0])
+	h.c, fx = applyTo(h.c, ev, h.now, h.fx[:0])
 	h.fx = fx
 	require.NoError(h.t, checkStep(before, ev, h.now, h.c, fx), "%s %+v", what, ev)
 	require.Equal(h.t, want, nilIfEmpty(fx), "%s %+v", what, ev)
@@ -404,7 +404,7 @@ func TestStepMatchesModel(t *testing.T) {
 					ns.OpenTimeout, ns.Backoff = h.m.s.OpenTimeout, h.m.s.Backoff
 				}
 				h.m.update(ns)
-				h.c = h.c.WithSettings(ns)
+				h.c = withSettings(h.c, ns)
 				h.tried[op]++
 			}
 			h.check()

@@ -14,7 +14,7 @@ func TestWithSettingsKeepsStateAndCounts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			// When the settings change
 			in := c
-			got := c.WithSettings(next)
+			got := withSettings(c, next)
 			// Then only the settings differ, and the receiver is untouched
 			require.Equal(t, next, got.Settings)
 			got.Settings = c.Settings
@@ -50,7 +50,7 @@ func TestWithSettingsWindow(t *testing.T) {
 			// When the settings change, the window among them or not
 			s := c.Settings
 			s.Window, s.Threshold, s.SlowCall = tt.to, 7, time.Hour
-			c = c.WithSettings(s)
+			c = withSettings(c, s)
 			// Then the window keeps or drops what it held
 			require.Equal(t, tt.want, rateOf(c, t0))
 		})
@@ -64,10 +64,10 @@ func TestWithSettingsWindowOffAndOnAgainStartsEmpty(t *testing.T) {
 	// When the policy changes to consecutive failures (Threshold 5) and back
 	s := windowSettings(Window{})
 	s.Threshold = 5
-	c = c.WithSettings(s)
+	c = withSettings(c, s)
 	c, fx := feed(t, c, t0, "S")
 	require.Empty(t, fx)
-	c = c.WithSettings(windowSettings(w))
+	c = withSettings(c, windowSettings(w))
 	// Then the window starts empty: two failures do not reach MinCalls
 	c, fx = feed(t, c, t0, "FF")
 	require.Empty(t, fx)
@@ -92,7 +92,7 @@ func TestWithSettingsAppliesFromTheNextEvent(t *testing.T) {
 			c, _ := feed(t, New(s, 7), t0, "FFF")
 			// When the threshold changes: nothing happens yet
 			s.Threshold = tt.threshold
-			c = c.WithSettings(s)
+			c = withSettings(c, s)
 			require.Equal(t, Closed, c.State)
 			require.Equal(t, 3, c.Failures)
 			// Then the next outcome is judged by the new threshold
@@ -112,7 +112,7 @@ func TestWithSettingsNewOpenTimeoutAppliesToTheNextOpen(t *testing.T) {
 	retryAt := c.RetryAt
 	// When OpenTimeout changes to 1m
 	s.OpenTimeout = time.Minute
-	c = c.WithSettings(s)
+	c = withSettings(c, s)
 	// Then the current open keeps its RetryAt
 	require.True(t, c.RetryAt.Equal(retryAt))
 	// And the next re-open uses 1m
@@ -128,7 +128,7 @@ func TestWithSettingsMoreProbesMidHalfOpen(t *testing.T) {
 	c, kinds := admitN(c, 1, t0)
 	require.Equal(t, []EffectKind{Forward}, kinds)
 	// When HalfOpenProbes goes up to 2
-	c = c.WithSettings(probeSettings(2))
+	c = withSettings(c, probeSettings(2))
 	// Then one more probe is admitted, and both must pass
 	c, kinds = admitN(c, 2, t0)
 	require.Equal(t, []EffectKind{Forward, Reject}, kinds)

@@ -16,7 +16,7 @@ func TestLoweringHalfOpenProbesCannotStickTheCircuit(t *testing.T) {
 	c, _ = admitN(c, 2, t0)
 	c, _ = feed(t, c, t0, "S")
 	// When HalfOpenProbes drops to 1 and the probe in flight is withdrawn
-	c = c.WithSettings(probeSettings(1))
+	c = withSettings(c, probeSettings(1))
 	c, _ = feed(t, c, t0, "I")
 	// Then the circuit is closed, or at least admits a probe
 	c, fx := step(c, Event{Kind: Admit}, t0.Add(time.Hour))
@@ -34,7 +34,7 @@ func TestWithSettingsKeepsTheWindowWhenOnlyTheRateChanges(t *testing.T) {
 		// Given a count window of 4 holding 2 failures of 3 calls
 		c, _ := feed(t, New(windowSettings(Window{Size: 4, MinCalls: 99, FailureRate: 0.5}), 7), t0, "FSF")
 		// When only its rate or MinCalls changes
-		c = c.WithSettings(windowSettings(to))
+		c = withSettings(c, windowSettings(to))
 		// Then the outcomes are kept
 		require.Equal(t, [2]int{2, 3}, rateOf(c, t0), "after changing to %+v", to)
 	}

@@ -28,7 +28,7 @@ func TestTargetDown(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// Given a circuit in the state
-			c := circuits[tt.from].WithSettings(s)
+			c := withSettings(circuits[tt.from], s)
 			// When its target is reported dead (the event gen is not consulted)
 			got, fx := step(c, Event{Kind: TargetDown, Gen: gen(99), Rand: 0}, now)
 			if !tt.opens {

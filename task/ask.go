@@ -17,8 +17,7 @@ type Ask struct {
 	sys      *actor.ActorSystem
 	router   *Router
 	self     *actor.PID // the sender of the request: the router, with our RequestId
-	replyTo  *actor.PID
-	token    any
+	courier  Courier    // carries the reply back; the Completion's Token
 	classify Classifier
 	done     atomic.Bool
 	reply    any         // the target's reply, kept by receive
@@ -26,43 +25,29 @@ type Ask struct {
 	out      Completion  // what Completion returns, so it allocates nothing
 }
 
-// Courier carries an Ask's outcome back to the breaker on a goroutine of its
-// own choosing: it calls Completion and sends the result to the breaker. Without
-// one the outcome is made and sent on the target's goroutine, where the
-// breaker's inline mailbox would then run and grow a fresh goroutine's
-// stack on every reply.
+// Courier carries an Ask's reply back to the breaker on a goroutine of its
+// own choosing (the call's waiting caller): it calls Completion and posts
+// the result to the key's mailbox. Done on the target's goroutine instead,
+// the breaker's inline turn would run there and grow a fresh goroutine's
+// stack on every reply. The courier is also the Completion's Token.
 type Courier interface {
 	Deliver(*Ask)
 }
 
-// Releaser is implemented by a token that must know when the data plane is
-// done with its call: a function target returned, or an actor target
-// replied, or its ask was abandoned.
-type Releaser interface {
-	Release()
-}
-
-func release(token any) {
-	if r, ok := token.(Releaser); ok {
-		r.Release()
-	}
-}
-
 // NewAsk sends msg to target with p's Router address and a fresh RequestId
-// as its sender, through s. The outcome goes to replyTo tagged with token,
-// through token if it is a Courier. It never blocks; sending to a target
-// that cannot take the message reports ErrTargetDown.
-func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, replyTo *actor.PID, token any, classify Classifier) *Ask {
+// as its sender, through s. The reply goes to courier. It never blocks;
+// sending to a target that cannot take the message reports ErrTargetDown.
+func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, courier Courier, classify Classifier) *Ask {
 	a := &Ask{}
-	a.Start(p, s, target, msg, replyTo, token, classify)
+	a.Start(p, s, target, msg, courier, classify)
 	return a
 }
 
 // Start is NewAsk for an Ask that lives inside another value (a breaker's
 // call), saving its allocation. An Ask is started once.
-func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, replyTo *actor.PID, token any, classify Classifier) {
+func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, courier Courier, classify Classifier) {
 	r := p.replies
-	a.sys, a.router, a.replyTo, a.token, a.classify = r.sys, r, replyTo, token, classify
+	a.sys, a.router, a.courier, a.classify = r.sys, r, courier, classify
 	// The system's address now: remote may have started after the router.
 	// A PID of its own, not one kept in the Ask: a target may keep the
 	// sender and answer again later, and that late answer must still name
@@ -91,7 +76,7 @@ func (a *Ask) Abandon() bool {
 	if !a.done.CompareAndSwap(false, true) {
 		return false
 	}
-	release(a.token)
+	release(a.courier)
 	return true
 }
 
@@ -101,20 +86,16 @@ func (a *Ask) Abandon() bool {
 func (a *Ask) Classifies() bool { return a.classify != nil }
 
 // receive takes the target's reply, routed by the Router. It runs on the
-// target's goroutine, which is often fresh with a small stack, so with a
-// Courier it only keeps the reply and hands the ask over; Completion does the
+// target's goroutine, which is often fresh with a small stack, so it only
+// keeps the reply and hands the ask to its courier; Completion does the
 // rest on the courier's goroutine.
 func (a *Ask) receive(message any) {
 	if !a.done.CompareAndSwap(false, true) {
 		return // a second reply, or abandoned
 	}
-	release(a.token)
+	release(a.courier)
 	a.reply = message
-	if c, ok := a.token.(Courier); ok {
-		c.Deliver(a)
-		return
-	}
-	a.sys.Root.Send(a.replyTo, a.Completion())
+	a.courier.Deliver(a)
 }
 
 // Completion turns the reply into the ask's Completion: the target's value, its
@@ -126,7 +107,7 @@ func (a *Ask) Completion() *Completion {
 		return a.failed
 	}
 	o := &a.out
-	*o = Completion{Token: a.token}
+	*o = Completion{Token: a.courier}
 	msg := actor.UnwrapEnvelopeMessage(a.reply)
 	switch m := msg.(type) {
 	case *actor.DeadLetterResponse:
@@ -146,13 +127,8 @@ func (a *Ask) fail(err error) {
 	if !a.done.CompareAndSwap(false, true) {
 		return
 	}
-	release(a.token)
 	a.router.take(a.self.RequestId)
-	o := &Completion{Token: a.token, Err: err, Failed: true}
-	if c, ok := a.token.(Courier); ok {
-		a.failed = o
-		c.Deliver(a)
-		return
-	}
-	a.sys.Root.Send(a.replyTo, o)
+	release(a.courier)
+	a.failed = &Completion{Token: a.courier, Err: err, Failed: true}
+	a.courier.Deliver(a)
 }

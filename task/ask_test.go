@@ -65,16 +65,16 @@ func TestAskOutcomes(t *testing.T) {
 				if tt.dead {
 					require.NoError(t, sys.Root.StopFuture(target).Wait())
 				}
-				c := newCollector(sys)
+				c := newCollector()
 
 				// When it is asked
-				task.NewAsk(newPool(t, sys), &task.Sender{}, target, tt.msg, c.pid, "tok", tt.classify)
+				task.NewAsk(newPool(t, sys), &task.Sender{}, target, tt.msg, c, tt.classify)
 
-				// Then exactly one Completion comes back, tagged with the token
+				// Then exactly one Completion comes back, tagged with its courier
 				got := c.settled()
 				require.Len(t, got, 1)
 				want := tt.want
-				want.Token = "tok"
+				want.Token = c
 				require.Equal(t, &want, got[0])
 			})
 		})
@@ -84,8 +84,8 @@ func TestAskOutcomes(t *testing.T) {
 func TestAskAbandonedIgnoresTheReply(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given an ask whose target holds the request
-		target, c := spawnTarget(sys), newCollector(sys)
-		a := task.NewAsk(newPool(t, sys), &task.Sender{}, target, "hold", c.pid, "tok", nil)
+		target, c := spawnTarget(sys), newCollector()
+		a := task.NewAsk(newPool(t, sys), &task.Sender{}, target, "hold", c, nil)
 		require.Empty(t, c.settled())
 
 		// When the ask is abandoned and the target then replies
@@ -101,8 +101,8 @@ func TestAskHeldReplyIsReported(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given an ask whose target holds the request (the control for the
 		// abandoned case)
-		target, c := spawnTarget(sys), newCollector(sys)
-		task.NewAsk(newPool(t, sys), &task.Sender{}, target, "hold", c.pid, "tok", nil)
+		target, c := spawnTarget(sys), newCollector()
+		task.NewAsk(newPool(t, sys), &task.Sender{}, target, "hold", c, nil)
 		require.Empty(t, c.settled())
 
 		// When the target replies later
@@ -111,7 +111,7 @@ func TestAskHeldReplyIsReported(t *testing.T) {
 		// Then that reply is the Outcome
 		got := c.settled()
 		require.Len(t, got, 1)
-		require.Equal(t, &task.Completion{Token: "tok", Value: "late"}, got[0])
+		require.Equal(t, &task.Completion{Token: c, Value: "late"}, got[0])
 	})
 }
 
@@ -147,8 +147,8 @@ func TestRouterGivesEachAskItsOwnReply(t *testing.T) {
 		const n = 50
 		collectors := make([]*collector, n)
 		for i := range n {
-			collectors[i] = newCollector(sys)
-			task.NewAsk(p, &task.Sender{}, target, i, collectors[i].pid, i, nil)
+			collectors[i] = newCollector()
+			task.NewAsk(p, &task.Sender{}, target, i, collectors[i], nil)
 		}
 
 		// When the target answers them all, in the reverse order
@@ -158,7 +158,7 @@ func TestRouterGivesEachAskItsOwnReply(t *testing.T) {
 		for i, c := range collectors {
 			got := c.settled()
 			require.Len(t, got, 1, "ask %d", i)
-			require.Equal(t, &task.Completion{Token: i, Value: i}, got[0], "ask %d", i)
+			require.Equal(t, &task.Completion{Token: c, Value: i}, got[0], "ask %d", i)
 		}
 	})
 }
@@ -166,8 +166,8 @@ func TestRouterGivesEachAskItsOwnReply(t *testing.T) {
 func TestRouterClosedDropsReplies(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given an ask whose target holds the request
-		p, target, c := task.NewPool(sys), holder(sys), newCollector(sys)
-		task.NewAsk(p, &task.Sender{}, target, 1, c.pid, "tok", nil)
+		p, target, c := task.NewPool(sys), holder(sys), newCollector()
+		task.NewAsk(p, &task.Sender{}, target, 1, c, nil)
 
 		// When the router is closed (with its pool) and the target then replies
 		require.NoError(t, p.Close(context.Background()))

@@ -3,7 +3,6 @@ package task_test
 import (
 	"testing"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"go.uber.org/goleak"
 
 	"github.com/tripwire-go/tripwire/internal/testkit"
@@ -13,21 +12,20 @@ import (
 // TestMain fails the package if a worker or an actor goroutine outlives the tests.
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// collector is a tiny actor that gathers the Outcomes sent to it (asks
-// reply to its PID); it is also the Inbox of jobs, which post to it directly.
+// collector gathers completions: it is the Courier of asks and the Inbox of
+// jobs, which post to it directly.
 type collector struct {
-	pid *actor.PID
 	got chan *task.Completion
 }
 
-func newCollector(sys *actor.ActorSystem) *collector {
-	c := &collector{got: make(chan *task.Completion, 1000)}
-	c.pid = sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
-		if o, ok := ctx.Message().(*task.Completion); ok {
-			c.got <- o
-		}
-	}))
-	return c
+func newCollector() *collector {
+	return &collector{got: make(chan *task.Completion, 1000)}
+}
+
+// Deliver takes an ask's reply, as a waiting caller does.
+func (c *collector) Deliver(a *task.Ask) {
+	o := *a.Completion()
+	c.got <- &o
 }
 
 // PostUserMessage takes the Outcome of a job.

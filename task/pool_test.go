@@ -35,7 +35,7 @@ func closePool(t *testing.T, p *task.Pool) {
 func TestPoolPanicIsOneFailedOutcome(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a pool and a function that panics
-		p, c := task.NewPool(sys), newCollector(sys)
+		p, c := task.NewPool(sys), newCollector()
 		defer closePool(t, p)
 
 		// When it is submitted
@@ -61,7 +61,7 @@ func TestPoolPanicIsOneFailedOutcome(t *testing.T) {
 func TestPoolRunsEachJobExactlyOnce(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a pool and jobs of different lengths, submitted concurrently
-		p, c := task.NewPool(sys), newCollector(sys)
+		p, c := task.NewPool(sys), newCollector()
 		defer closePool(t, p)
 		const n = 50
 		var runs [n]atomic.Int32
@@ -111,7 +111,7 @@ func TestPoolContextCarriesDeadlineAndCancellation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 				// Given a caller context and a function that waits on its own
-				p, c := task.NewPool(sys), newCollector(sys)
+				p, c := task.NewPool(sys), newCollector()
 				defer closePool(t, p)
 				start := time.Now()
 				ctx, cancel := context.WithCancel(context.Background())
@@ -154,7 +154,7 @@ func TestPoolContextCarriesDeadlineAndCancellation(t *testing.T) {
 func TestPoolCloseStopsIdleWorkers(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given three workers, each started by a job that was busy at the time
-		p, c := task.NewPool(sys), newCollector(sys)
+		p, c := task.NewPool(sys), newCollector()
 		release := make(chan struct{})
 		for i := range 3 {
 			p.Submit(job(c, i, func(context.Context, any) (any, error) { <-release; return nil, nil }))
@@ -183,7 +183,7 @@ func TestPoolCloseStopsIdleWorkers(t *testing.T) {
 func TestPoolWorkersIdleOut(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a pool whose one worker has just finished a job
-		p, c := task.NewPool(sys), newCollector(sys)
+		p, c := task.NewPool(sys), newCollector()
 		defer closePool(t, p)
 		p.Submit(job(c, 1, func(context.Context, any) (any, error) { return nil, nil }))
 		require.Len(t, c.settled(), 1)
@@ -205,7 +205,7 @@ func TestPoolWorkersIdleOut(t *testing.T) {
 func TestPoolSubmitAfterClose(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a closed pool
-		p, c := task.NewPool(sys), newCollector(sys)
+		p, c := task.NewPool(sys), newCollector()
 		closePool(t, p)
 
 		// When a job is submitted
@@ -245,7 +245,7 @@ func TestPoolClassifier(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 				// Given a job with the classifier
-				p, c := task.NewPool(sys), newCollector(sys)
+				p, c := task.NewPool(sys), newCollector()
 				defer closePool(t, p)
 				j := job(c, 1, func(context.Context, any) (any, error) { return tt.value, tt.err })
 				j.Classify = tt.classify

@@ -1,0 +1,15 @@
+package state
+
+import "time"
+
+// applyTo is Apply on a copy of c: the circuit after ev, and the effects.
+func applyTo(c Circuit, ev Event, now time.Time, fx []Effect) (Circuit, []Effect) {
+	fx = c.Apply(ev, now, fx)
+	return c, fx
+}
+
+// withSettings is Reconfigure on a copy of c.
+func withSettings(c Circuit, s Settings) Circuit {
+	c.Reconfigure(s)
+	return c
+}
