@@ -202,9 +202,11 @@ func (b *breaker) publishRejecting() {
 
 func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Time) {
 	c.gen, c.admitted = gen, now
-	if !b.watching {
+	if !b.watching && b.targetIsLocal(ctx) {
 		// After a target_down the target may have been respawned: watch it
 		// again before calling it (a target still dead answers at once).
+		// A target on another node is watched again once it has answered
+		// (see complete).
 		b.watch(ctx)
 	}
 	b.inflight.add(c)
@@ -239,6 +241,14 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 		kind = state.Ignored
 	case o.Failed:
 		kind = state.Failed
+	}
+	if kind == state.Succeeded && !b.watching && b.cfg.Target.PID != nil {
+		// A target on another node answered after a target_down: its node
+		// is back, and reachable. Watched before that, the watch can reach
+		// protoactor's endpoint of the old connection, which answers it
+		// with a Terminated at once and would open a circuit that just
+		// closed.
+		b.watch(ctx)
 	}
 	now := since(c.admitted)
 	b.lastActive = now

@@ -72,9 +72,9 @@ func (b *breaker) targetDown(ctx actor.Context) {
 	}
 }
 
-// targetIsLocal reports whether the actor target lives in this actor
-// system.
+// targetIsLocal reports whether the breaker has an actor target, and it
+// lives in this actor system.
 func (b *breaker) targetIsLocal(ctx actor.Context) bool {
-	a := b.cfg.Target.PID.Address
-	return a == "nonhost" || a == ctx.ActorSystem().ProcessRegistry.Address
+	t := b.cfg.Target.PID
+	return t != nil && (t.Address == "nonhost" || t.Address == ctx.ActorSystem().ProcessRegistry.Address)
 }
