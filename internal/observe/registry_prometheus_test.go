@@ -1,4 +1,4 @@
-package tripwire_test
+package observe_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,10 +54,15 @@ func TestPrometheusScrapeShowsCallsStateAndTransitions(t *testing.T) {
 	srv := httptest.NewServer(promhttp.HandlerFor(promReg, promhttp.HandlerOpts{}))
 	t.Cleanup(srv.Close)
 
-	target := newScripted()
-	require.NoError(t, reg.Register("payments", target.target(),
-		tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour}))
-	require.NoError(t, reg.Register("ledger", newScripted().target(), tripwire.Settings{}))
+	var failing atomic.Bool
+	target := tripwire.FuncTarget(func(context.Context, any) (any, error) {
+		if failing.Load() {
+			return nil, errBoom
+		}
+		return "ok", nil
+	})
+	require.NoError(t, reg.Register("payments", target, tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour}))
+	require.NoError(t, reg.Register("ledger", target, tripwire.Settings{}))
 	tripped := make(chan tripwire.Transition, 1)
 	defer reg.Subscribe(func(tr tripwire.Transition) {
 		select {
@@ -70,7 +76,7 @@ func TestPrometheusScrapeShowsCallsStateAndTransitions(t *testing.T) {
 	require.NoError(t, reg.Crash("ledger"))
 	_, err = reg.Call(context.Background(), "payments", "x")
 	require.NoError(t, err)
-	target.mode.Store(fail)
+	failing.Store(true)
 	for range 2 {
 		_, err = reg.Call(context.Background(), "payments", "x")
 		require.ErrorIs(t, err, errBoom)

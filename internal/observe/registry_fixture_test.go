@@ -1,7 +1,8 @@
-package tripwire_test
+package observe_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -13,10 +14,34 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tripwire-go/tripwire"
 )
+
+// The timing of the rig's key: open on the 3rd failure, half-open 10 s
+// later, 1 s per call.
+const (
+	threshold   = 3
+	openTimeout = 10 * time.Second
+	callTimeout = time.Second
+)
+
+var errBoom = errors.New("boom")
+
+// newSystem returns an actor system whose dead-letter throttle goroutine
+// ends quickly, so synctest and goleak see no goroutine left behind.
+func newSystem() *actor.ActorSystem {
+	return tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+}
+
+// observed returns a logger whose entries, at every level, the test reads.
+func observed() (*zap.Logger, *observer.ObservedLogs) {
+	core, logs := observer.New(zapcore.DebugLevel)
+	return zap.New(core), logs
+}
 
 // Messages the observed target understands.
 const (

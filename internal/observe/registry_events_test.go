@@ -1,4 +1,4 @@
-package tripwire_test
+package observe_test
 
 import (
 	"context"

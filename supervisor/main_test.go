@@ -1,0 +1,10 @@
+package supervisor_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package if a breaker, worker or timer outlives the tests.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
