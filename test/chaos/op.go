@@ -28,9 +28,11 @@ import (
 // whose Op breaks these rules is answered with an error wrapping ErrInvalid.
 // An Op is carried out by value or by pointer.
 //
-// An actor target carries out an Op without blocking (see Script.Props). It
-// has no context: a Hang is never answered, and a Gate waits for its
-// verdict only; Err wins over Value.
+// An actor target carries out an Op without blocking (see Script.Props): a
+// Stuck or a Gate waits on a goroutine of its own, which ends only when
+// Stuck is closed or Gate gives its verdict. It has no context: a Hang is
+// never answered, and a Gate waits for its verdict only; Err wins over
+// Value.
 type Op struct {
 	Label string          // names the call in its answer and its failure
 	After time.Duration   // time spent in the target before answering
