@@ -7,26 +7,27 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 func TestSlowCallDoesNotDelayAFastCallOnTheSameKey(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given one key whose target takes 3 s for a slow message and no time for a fast one
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "search", s.Target(), tripwire.Settings{CallTimeout: 5 * time.Second})
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "search", s.Func(nil), tripwire.Settings{CallTimeout: 5 * time.Second})
 
 		// When a slow call is in the target
 		start := time.Now()
-		slow := testkit.GoCall(ctx, e.Reg, "search", testkit.Op{Label: "slow", After: 3 * time.Second})
+		slow := testkit.GoCall(ctx, e.Reg, "search", chaos.Op{Label: "slow", After: 3 * time.Second})
 		testkit.StillPending(t, slow, "the slow call")
 
 		// and a fast call is made after it
-		v, err := e.Reg.Call(ctx, "search", testkit.Op{Label: "fast"})
+		v, err := e.Reg.Call(ctx, "search", chaos.Op{Label: "fast"})
 
 		// Then the fast call returns its own answer with no fake time elapsed
-		if err != nil || v != testkit.Answer("fast") {
-			t.Fatalf("fast call: %v, %v; want %q", v, err, testkit.Answer("fast"))
+		if err != nil || v != chaos.Answer("fast") {
+			t.Fatalf("fast call: %v, %v; want %q", v, err, chaos.Answer("fast"))
 		}
 		if d := time.Since(start); d != 0 {
 			t.Errorf("fast call returned after %v behind a slow one, want at once", d)
@@ -35,8 +36,8 @@ func TestSlowCallDoesNotDelayAFastCallOnTheSameKey(t *testing.T) {
 		testkit.StillPending(t, slow, "the slow call")
 		// and the slow call gets its own answer after exactly 3 s
 		r := testkit.Await(t, slow)
-		if r.Err != nil || r.V != testkit.Answer("slow") {
-			t.Errorf("slow call: %v, %v; want %q", r.V, r.Err, testkit.Answer("slow"))
+		if r.Err != nil || r.V != chaos.Answer("slow") {
+			t.Errorf("slow call: %v, %v; want %q", r.V, r.Err, chaos.Answer("slow"))
 		}
 		if d := r.At.Sub(start); d != 3*time.Second {
 			t.Errorf("slow call took %v, want 3s", d)
@@ -49,11 +50,11 @@ func TestHungCallsDoNotDelayLaterCallsOnTheSameKey(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given one key with 20 calls hung in its target
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "search", s.Target(), tripwire.Settings{Threshold: 100, CallTimeout: 30 * time.Second})
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "search", s.Func(nil), tripwire.Settings{Threshold: 100, CallTimeout: 30 * time.Second})
 		hung := make([]<-chan testkit.Result, 20)
 		for i := range hung {
-			hung[i] = testkit.GoCall(ctx, e.Reg, "search", testkit.Op{Hang: true})
+			hung[i] = testkit.GoCall(ctx, e.Reg, "search", chaos.Op{Hang: true})
 		}
 		for _, ch := range hung {
 			testkit.StillPending(t, ch, "a hung call")
@@ -62,7 +63,7 @@ func TestHungCallsDoNotDelayLaterCallsOnTheSameKey(t *testing.T) {
 		// When 20 fast calls are made one after another
 		start := time.Now()
 		for i := range 20 {
-			if _, err := e.Reg.Call(ctx, "search", testkit.Op{Label: "fast"}); err != nil {
+			if _, err := e.Reg.Call(ctx, "search", chaos.Op{Label: "fast"}); err != nil {
 				t.Fatalf("fast call %d: %v", i, err)
 			}
 		}

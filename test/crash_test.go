@@ -9,27 +9,28 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 func TestCrashWhileOpenRestartsClosedAndForgetsTheOldTimer(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker (threshold 1, open timeout 10 s) with three calls in its target
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "geo", s.Target(), tripwire.Settings{
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "geo", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: 30 * time.Second,
 		})
 		start := time.Now()
 		gate := make(chan bool)
 		held := make([]<-chan testkit.Result, 3)
 		for i := range held {
-			held[i] = testkit.GoCall(ctx, e.Reg, "geo", testkit.Op{Gate: gate})
+			held[i] = testkit.GoCall(ctx, e.Reg, "geo", chaos.Op{Gate: gate})
 		}
 		for _, ch := range held {
 			testkit.StillPending(t, ch, "a call in the target")
 		}
 		// and a failure that opened it at 0 s, so its recovery timer is due at 10 s
-		if _, err := e.Reg.Call(ctx, "geo", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
+		if _, err := e.Reg.Call(ctx, "geo", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
@@ -54,7 +55,7 @@ func TestCrashWhileOpenRestartsClosedAndForgetsTheOldTimer(t *testing.T) {
 			gate <- false
 		}
 		for i, ch := range held {
-			if r := testkit.Await(t, ch); !errors.Is(r.Err, testkit.ErrTarget) {
+			if r := testkit.Await(t, ch); !errors.Is(r.Err, chaos.ErrInjected) {
 				t.Errorf("call %d carried over: %v; want its target's error", i, r.Err)
 			}
 		}
@@ -64,7 +65,7 @@ func TestCrashWhileOpenRestartsClosedAndForgetsTheOldTimer(t *testing.T) {
 
 		// When it trips again at 5 s, so the new timer is due at 15 s
 		time.Sleep(3 * time.Second)
-		if _, err := e.Reg.Call(ctx, "geo", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
+		if _, err := e.Reg.Call(ctx, "geo", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("second tripping call: %v", err)
 		}
 		snap := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
@@ -80,7 +81,7 @@ func TestCrashWhileOpenRestartsClosedAndForgetsTheOldTimer(t *testing.T) {
 		// and it half-opens only at the new due time
 		time.Sleep(2 * time.Nanosecond)
 		testkit.WantCircuit(t, e.Reg, "geo", tripwire.HalfOpen, 1)
-		if v, err := e.Reg.Call(ctx, "geo", testkit.Op{Label: "probe"}); err != nil || v != testkit.Answer("probe") {
+		if v, err := e.Reg.Call(ctx, "geo", chaos.Op{Label: "probe"}); err != nil || v != chaos.Answer("probe") {
 			t.Errorf("probe: %v, %v", v, err)
 		}
 		testkit.WantCircuit(t, e.Reg, "geo", tripwire.Closed, 0)
@@ -92,9 +93,9 @@ func TestFiftyCrashesInARowLeaveTheKeyWorking(t *testing.T) {
 		ctx := context.Background()
 		// Given a working key (protoactor alone would stop a breaker that
 		// crashes more than 10 times in 10 s)
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "flaky", s.Target(), tripwire.Settings{})
-		if _, err := e.Reg.Call(ctx, "flaky", testkit.Op{Label: "before"}); err != nil {
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "flaky", s.Func(nil), tripwire.Settings{})
+		if _, err := e.Reg.Call(ctx, "flaky", chaos.Op{Label: "before"}); err != nil {
 			t.Fatalf("call before the crashes: %v", err)
 		}
 
@@ -109,7 +110,7 @@ func TestFiftyCrashesInARowLeaveTheKeyWorking(t *testing.T) {
 		if keys := e.Reg.Keys(); !slices.Contains(keys, "flaky") {
 			t.Fatalf("Keys() = %v after 50 crashes", keys)
 		}
-		if v, err := e.Reg.Call(ctx, "flaky", testkit.Op{Label: "after"}); err != nil || v != testkit.Answer("after") {
+		if v, err := e.Reg.Call(ctx, "flaky", chaos.Op{Label: "after"}); err != nil || v != chaos.Answer("after") {
 			t.Fatalf("call after 50 crashes: %v, %v", v, err)
 		}
 		// and its snapshot counts every crash, closed with no failures
@@ -123,8 +124,8 @@ func TestCallsDuringACrashStormEachGetOneReply(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a key whose target answers after 1 ms
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "storm", s.Target(), tripwire.Settings{})
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "storm", s.Func(nil), tripwire.Settings{})
 
 		// When 30 crashes hit its breaker, one every 2 ms, while 100 calls
 		// arrive one every 0.5 ms
@@ -141,14 +142,14 @@ func TestCallsDuringACrashStormEachGetOneReply(t *testing.T) {
 		}()
 		calls := make([]<-chan testkit.Result, 100)
 		for i := range calls {
-			calls[i] = testkit.GoCall(ctx, e.Reg, "storm", testkit.Op{Label: "c", After: time.Millisecond})
+			calls[i] = testkit.GoCall(ctx, e.Reg, "storm", chaos.Op{Label: "c", After: time.Millisecond})
 			time.Sleep(500 * time.Microsecond)
 		}
 
 		// Then every call gets one answer, its own: a crash costs the
 		// calls in flight nothing
 		for i, ch := range calls {
-			if r := testkit.Await(t, ch); r.Err != nil || r.V != testkit.Answer("c") {
+			if r := testkit.Await(t, ch); r.Err != nil || r.V != chaos.Answer("c") {
 				t.Errorf("call %d: %v, %v", i, r.V, r.Err)
 			}
 		}

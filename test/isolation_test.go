@@ -8,22 +8,23 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 func TestOneKeysTroublesNeverReachAnother(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given key A (threshold 3) and key B (threshold 10), each with its own target
-		var a, b testkit.Script
-		testkit.Register(t, e.Reg, "A", a.Target(), tripwire.Settings{Threshold: 3, OpenTimeout: time.Minute, CallTimeout: 30 * time.Second})
-		testkit.Register(t, e.Reg, "B", b.Target(), tripwire.Settings{Threshold: 10, CallTimeout: 30 * time.Second})
+		var a, b chaos.Script
+		testkit.Register(t, e.Reg, "A", a.Func(nil), tripwire.Settings{Threshold: 3, OpenTimeout: time.Minute, CallTimeout: 30 * time.Second})
+		testkit.Register(t, e.Reg, "B", b.Func(nil), tripwire.Settings{Threshold: 10, CallTimeout: 30 * time.Second})
 		// bFails makes one failing call on B, which must answer at once and
 		// leave B closed with exactly its own failures counted
 		bFailures := 0
 		bFails := func(when string) {
 			t.Helper()
 			start := time.Now()
-			if _, err := e.Reg.Call(ctx, "B", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
+			if _, err := e.Reg.Call(ctx, "B", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
 				t.Fatalf("B %s: %v, want its target's error", when, err)
 			}
 			if d := time.Since(start); d != 0 {
@@ -39,7 +40,7 @@ func TestOneKeysTroublesNeverReachAnother(t *testing.T) {
 		// When A has 5 calls hung in its target
 		hung := make([]<-chan testkit.Result, 5)
 		for i := range hung {
-			hung[i] = testkit.GoCall(ctx, e.Reg, "A", testkit.Op{Hang: true})
+			hung[i] = testkit.GoCall(ctx, e.Reg, "A", chaos.Op{Hang: true})
 		}
 		for _, ch := range hung {
 			testkit.StillPending(t, ch, "a hung call on A")
@@ -49,10 +50,10 @@ func TestOneKeysTroublesNeverReachAnother(t *testing.T) {
 
 		// When A fails until it opens
 		for range 3 {
-			_, _ = e.Reg.Call(ctx, "A", testkit.Op{Fail: true})
+			_, _ = e.Reg.Call(ctx, "A", chaos.Op{Fail: true})
 		}
 		testkit.WantCircuit(t, e.Reg, "A", tripwire.Open, 3)
-		if _, err := e.Reg.Call(ctx, "A", testkit.Op{}); !errors.Is(err, tripwire.ErrOpen) {
+		if _, err := e.Reg.Call(ctx, "A", chaos.Op{}); !errors.Is(err, tripwire.ErrOpen) {
 			t.Fatalf("A while open: %v, want ErrOpen", err)
 		}
 		// Then B is unaffected
@@ -71,11 +72,11 @@ func TestOneKeysTroublesNeverReachAnother(t *testing.T) {
 		}
 		// Then B is unaffected, and only B's own success resets B
 		bFails("after A crashed")
-		if v, err := e.Reg.Call(ctx, "B", testkit.Op{Label: "b"}); err != nil || v != testkit.Answer("b") {
+		if v, err := e.Reg.Call(ctx, "B", chaos.Op{Label: "b"}); err != nil || v != chaos.Answer("b") {
 			t.Errorf("B success: %v, %v", v, err)
 		}
 		testkit.WantCircuit(t, e.Reg, "B", tripwire.Closed, 0)
-		if got := b.Calls.Load(); got != int64(bFailures+1) {
+		if got := b.Counts().Calls; got != int64(bFailures+1) {
 			t.Errorf("B's target ran %d times, want %d (only B's own calls)", got, bFailures+1)
 		}
 

@@ -10,18 +10,19 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 func TestHalfOpenLetsExactlyOneOfTenConcurrentCallersProbe(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker with threshold 1 and a 10 s open timeout
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "db", s.Target(), tripwire.Settings{
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "db", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: 5 * time.Second,
 		})
 		// and one failure that opened it
-		if _, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "trip", Fail: true}); !errors.Is(err, testkit.ErrTarget) {
+		if _, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "trip", Fail: true}); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("tripping call: err = %v, want the target's error", err)
 		}
 		testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 1)
@@ -34,12 +35,12 @@ func TestHalfOpenLetsExactlyOneOfTenConcurrentCallersProbe(t *testing.T) {
 		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 1)
 
 		// When 10 callers call at once, and the target takes 1 s to answer
-		before := s.Calls.Load()
+		before := s.Counts().Calls
 		start := time.Now()
 		gate := make(chan struct{})
 		calls := make([]<-chan testkit.Result, 10)
 		for i := range calls {
-			calls[i] = testkit.GoCallAfter(ctx, gate, e.Reg, "db", testkit.Op{Label: fmt.Sprint("caller-", i), After: time.Second})
+			calls[i] = testkit.GoCallAfter(ctx, gate, e.Reg, "db", chaos.Op{Label: fmt.Sprint("caller-", i), After: time.Second})
 		}
 		synctest.Wait() // all ten are lined up
 		close(gate)
@@ -53,7 +54,7 @@ func TestHalfOpenLetsExactlyOneOfTenConcurrentCallersProbe(t *testing.T) {
 			case r.Err == nil:
 				probes++
 				probe = r
-				if r.V != testkit.Answer(fmt.Sprint("caller-", i)) {
+				if r.V != chaos.Answer(fmt.Sprint("caller-", i)) {
 					t.Errorf("probe got %v, want its own answer", r.V)
 				}
 			case errors.Is(r.Err, tripwire.ErrOpen):
@@ -66,7 +67,7 @@ func TestHalfOpenLetsExactlyOneOfTenConcurrentCallersProbe(t *testing.T) {
 				t.Errorf("caller %d: unexpected error %v", i, r.Err)
 			}
 		}
-		if got := s.Calls.Load() - before; got != 1 {
+		if got := s.Counts().Calls - before; got != 1 {
 			t.Errorf("target invoked %d times by 10 half-open callers, want 1", got)
 		}
 		if probes != 1 || rejected != 9 {
@@ -87,12 +88,12 @@ func TestFailedProbeReopensAndRestartsTheTimerFromThatMoment(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker (threshold 2, open timeout 10 s) opened by two failures
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "db", s.Target(), tripwire.Settings{
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "db", s.Func(nil), tripwire.Settings{
 			Threshold: 2, OpenTimeout: 10 * time.Second, CallTimeout: 5 * time.Second,
 		})
 		for range 2 {
-			_, _ = e.Reg.Call(ctx, "db", testkit.Op{Fail: true})
+			_, _ = e.Reg.Call(ctx, "db", chaos.Op{Fail: true})
 		}
 		testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 2)
 		// and then half-open, left without traffic for an hour: it stays half-open
@@ -100,8 +101,8 @@ func TestFailedProbeReopensAndRestartsTheTimerFromThatMoment(t *testing.T) {
 		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 2)
 
 		// When the probe fails after 2 s in the target
-		r := testkit.Await(t, testkit.GoCall(ctx, e.Reg, "db", testkit.Op{Label: "probe", After: 2 * time.Second, Fail: true}))
-		if !errors.Is(r.Err, testkit.ErrTarget) {
+		r := testkit.Await(t, testkit.GoCall(ctx, e.Reg, "db", chaos.Op{Label: "probe", After: 2 * time.Second, Fail: true}))
+		if !errors.Is(r.Err, chaos.ErrInjected) {
 			t.Fatalf("probe: err = %v, want the target's error", r.Err)
 		}
 		failedAt := time.Now()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 func TestFiftyConcurrentCallsEachGetTheirOwnReply(t *testing.T) {
@@ -17,21 +18,21 @@ func TestFiftyConcurrentCallsEachGetTheirOwnReply(t *testing.T) {
 		ctx := context.Background()
 		// Given a function target that answers each message after its own
 		// latency (0 to 12 ms, so answers come back out of order)
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "echo", s.Target(), tripwire.Settings{})
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "echo", s.Func(nil), tripwire.Settings{})
 
 		// When 50 callers call at once, each with its own message
 		const n = 50
 		calls := make([]<-chan testkit.Result, n)
 		for i := range calls {
-			calls[i] = testkit.GoCall(ctx, e.Reg, "echo", testkit.Op{Label: fmt.Sprint("msg-", i), After: time.Duration(i*7%13) * time.Millisecond})
+			calls[i] = testkit.GoCall(ctx, e.Reg, "echo", chaos.Op{Label: fmt.Sprint("msg-", i), After: time.Duration(i*7%13) * time.Millisecond})
 		}
 
 		// Then each gets the answer derived from its own message, none missing or twice
 		seen := map[any]int{}
 		for i, ch := range calls {
 			r := testkit.Await(t, ch)
-			if want := testkit.Answer(fmt.Sprint("msg-", i)); r.Err != nil || r.V != want {
+			if want := chaos.Answer(fmt.Sprint("msg-", i)); r.Err != nil || r.V != want {
 				t.Errorf("caller %d: %v, %v; want %q", i, r.V, r.Err, want)
 			}
 			seen[r.V]++
@@ -41,7 +42,7 @@ func TestFiftyConcurrentCallsEachGetTheirOwnReply(t *testing.T) {
 				t.Errorf("answer %v delivered %d times", v, k)
 			}
 		}
-		if got := s.Calls.Load(); got != n {
+		if got := s.Counts().Calls; got != n {
 			t.Errorf("target invoked %d times for %d calls", got, n)
 		}
 		if snap := testkit.WantCircuit(t, e.Reg, "echo", tripwire.Closed, 0); snap.InFlight != 0 {

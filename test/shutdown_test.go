@@ -10,20 +10,21 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 func TestUnregisterAnswersEveryCallInFlightOnce(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a key with 5 calls and 3 actor requests hung in its target
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "old", s.Target(), tripwire.Settings{CallTimeout: 30 * time.Second})
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "old", s.Func(nil), tripwire.Settings{CallTimeout: 30 * time.Second})
 		calls := make([]<-chan testkit.Result, 5)
 		for i := range calls {
-			calls[i] = testkit.GoCall(ctx, e.Reg, "old", testkit.Op{Hang: true})
+			calls[i] = testkit.GoCall(ctx, e.Reg, "old", chaos.Op{Hang: true})
 		}
 		pid, a := testkit.NewAsker(e)
-		msgs := []any{testkit.Op{Label: "r1", Hang: true}, testkit.Op{Label: "r2", Hang: true}, testkit.Op{Label: "r3", Hang: true}}
+		msgs := []any{chaos.Op{Label: "r1", Hang: true}, chaos.Op{Label: "r2", Hang: true}, chaos.Op{Label: "r3", Hang: true}}
 		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "old", Msgs: msgs})
 		for _, ch := range calls {
 			testkit.StillPending(t, ch, "a hung call")
@@ -55,7 +56,7 @@ func TestUnregisterAnswersEveryCallInFlightOnce(t *testing.T) {
 			t.Errorf("Request refused: %v", <-a.Refused)
 		}
 		// and later calls get ErrUnknownKey
-		if _, err := e.Reg.Call(ctx, "old", testkit.Op{}); !errors.Is(err, tripwire.ErrUnknownKey) {
+		if _, err := e.Reg.Call(ctx, "old", chaos.Op{}); !errors.Is(err, tripwire.ErrUnknownKey) {
 			t.Errorf("Call after Unregister: %v, want ErrUnknownKey", err)
 		}
 		if _, err := e.Reg.Snapshot("old"); !errors.Is(err, tripwire.ErrUnknownKey) {
@@ -74,16 +75,16 @@ func TestShutdownAnswersEveryCallInFlightOnce(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given two keys, each with 3 calls hung in its target, and 2 actor requests hung on one
-		var s testkit.Script
+		var s chaos.Script
 		var calls []<-chan testkit.Result
 		for _, key := range []string{"x", "y"} {
-			testkit.Register(t, e.Reg, key, s.Target(), tripwire.Settings{CallTimeout: 30 * time.Second})
+			testkit.Register(t, e.Reg, key, s.Func(nil), tripwire.Settings{CallTimeout: 30 * time.Second})
 			for range 3 {
-				calls = append(calls, testkit.GoCall(ctx, e.Reg, key, testkit.Op{Hang: true}))
+				calls = append(calls, testkit.GoCall(ctx, e.Reg, key, chaos.Op{Hang: true}))
 			}
 		}
 		pid, a := testkit.NewAsker(e)
-		msgs := []any{testkit.Op{Label: "r1", Hang: true}, testkit.Op{Label: "r2", Hang: true}}
+		msgs := []any{chaos.Op{Label: "r1", Hang: true}, chaos.Op{Label: "r2", Hang: true}}
 		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "x", Msgs: msgs})
 		for _, ch := range calls {
 			testkit.StillPending(t, ch, "a hung call")
@@ -117,13 +118,13 @@ func TestShutdownAnswersEveryCallInFlightOnce(t *testing.T) {
 			}
 		}
 		// and everything later gets ErrShutdown
-		if _, err := e.Reg.Call(ctx, "x", testkit.Op{}); !errors.Is(err, tripwire.ErrShutdown) {
+		if _, err := e.Reg.Call(ctx, "x", chaos.Op{}); !errors.Is(err, tripwire.ErrShutdown) {
 			t.Errorf("Call after Shutdown: %v, want ErrShutdown", err)
 		}
-		if err := e.Reg.Register("z", s.Target(), tripwire.Settings{}); !errors.Is(err, tripwire.ErrShutdown) {
+		if err := e.Reg.Register("z", s.Func(nil), tripwire.Settings{}); !errors.Is(err, tripwire.ErrShutdown) {
 			t.Errorf("Register after Shutdown: %v, want ErrShutdown", err)
 		}
-		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "x", Msgs: []any{testkit.Op{Label: "late"}}})
+		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "x", Msgs: []any{chaos.Op{Label: "late"}}})
 		if err := errFrom(a.Refused); !errors.Is(err, tripwire.ErrShutdown) {
 			t.Errorf("Request after Shutdown: %v, want ErrShutdown", err)
 		}

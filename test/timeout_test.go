@@ -8,18 +8,19 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 func TestHungTargetTimesOutExactlyAtCallTimeout(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker with a 2 s call timeout in front of a target that hangs
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "slow", s.Target(), tripwire.Settings{Threshold: 5, CallTimeout: 2 * time.Second})
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "slow", s.Func(nil), tripwire.Settings{Threshold: 5, CallTimeout: 2 * time.Second})
 
 		// When a call is made
 		start := time.Now()
-		_, err := e.Reg.Call(ctx, "slow", testkit.Op{Hang: true})
+		_, err := e.Reg.Call(ctx, "slow", chaos.Op{Hang: true})
 
 		// Then it returns ErrTimeout (also context.DeadlineExceeded) exactly at the deadline
 		if !errors.Is(err, tripwire.ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
@@ -38,14 +39,14 @@ func TestHungTargetTimesOutExactlyAtCallTimeout(t *testing.T) {
 func TestEarlierContextDeadlineWinsOverCallTimeout(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 5 s call timeout in front of a target that hangs
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "slow", s.Target(), tripwire.Settings{CallTimeout: 5 * time.Second})
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "slow", s.Func(nil), tripwire.Settings{CallTimeout: 5 * time.Second})
 
 		// When a call is made with a context that ends in 500 ms
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		defer cancel()
 		start := time.Now()
-		_, err := e.Reg.Call(ctx, "slow", testkit.Op{Hang: true})
+		_, err := e.Reg.Call(ctx, "slow", chaos.Op{Hang: true})
 
 		// Then it returns ErrTimeout after 500 ms, counted as a failure
 		if !errors.Is(err, tripwire.ErrTimeout) {
@@ -63,13 +64,13 @@ func TestCancelledCallerReturnsAtOnceAndCountsNeitherWay(t *testing.T) {
 		// Given a breaker with threshold 2 and one failure counted (so a
 		// cancel counted as a failure would open it, and as a success would
 		// reset it), with a call hung in its target
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "slow", s.Target(), tripwire.Settings{Threshold: 2, CallTimeout: 30 * time.Second})
-		if _, err := e.Reg.Call(context.Background(), "slow", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "slow", s.Func(nil), tripwire.Settings{Threshold: 2, CallTimeout: 30 * time.Second})
+		if _, err := e.Reg.Call(context.Background(), "slow", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("first failure: %v", err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		call := testkit.GoCall(ctx, e.Reg, "slow", testkit.Op{Hang: true})
+		call := testkit.GoCall(ctx, e.Reg, "slow", chaos.Op{Hang: true})
 		testkit.StillPending(t, call, "the hung call")
 		time.Sleep(time.Second)
 
@@ -99,22 +100,22 @@ func TestCancelledProbeFreesTheHalfOpenPermit(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		bg := context.Background()
 		// Given a half-open breaker (threshold 1, open timeout 10 s)
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "slow", s.Target(), tripwire.Settings{
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "slow", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: 30 * time.Second,
 		})
-		_, _ = e.Reg.Call(bg, "slow", testkit.Op{Fail: true})
+		_, _ = e.Reg.Call(bg, "slow", chaos.Op{Fail: true})
 		time.Sleep(10*time.Second + time.Millisecond)
 		testkit.WantCircuit(t, e.Reg, "slow", tripwire.HalfOpen, 1)
 		// and its probe hung in the target, holding the only permit
 		ctx, cancel := context.WithCancel(bg)
 		defer cancel()
-		probe := testkit.GoCall(ctx, e.Reg, "slow", testkit.Op{Hang: true})
+		probe := testkit.GoCall(ctx, e.Reg, "slow", chaos.Op{Hang: true})
 		testkit.StillPending(t, probe, "the probe")
-		if _, err := e.Reg.Call(bg, "slow", testkit.Op{Label: "beside"}); !errors.Is(err, tripwire.ErrOpen) {
+		if _, err := e.Reg.Call(bg, "slow", chaos.Op{Label: "beside"}); !errors.Is(err, tripwire.ErrOpen) {
 			t.Fatalf("call beside the probe: %v, want ErrOpen", err)
 		}
-		before := s.Calls.Load()
+		before := s.Counts().Calls
 
 		// When the probe's caller cancels
 		cancel()
@@ -124,10 +125,10 @@ func TestCancelledProbeFreesTheHalfOpenPermit(t *testing.T) {
 		// Then the circuit is still half-open with its failures unchanged
 		testkit.WantCircuit(t, e.Reg, "slow", tripwire.HalfOpen, 1)
 		// and the next call is forwarded as the new probe, whose success closes it
-		if v, err := e.Reg.Call(bg, "slow", testkit.Op{Label: "next"}); err != nil || v != testkit.Answer("next") {
+		if v, err := e.Reg.Call(bg, "slow", chaos.Op{Label: "next"}); err != nil || v != chaos.Answer("next") {
 			t.Errorf("call after the cancelled probe: %v, %v; want it forwarded", v, err)
 		}
-		if got := s.Calls.Load() - before; got != 1 {
+		if got := s.Counts().Calls - before; got != 1 {
 			t.Errorf("target invoked %d times after the cancel, want 1", got)
 		}
 		testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 0)

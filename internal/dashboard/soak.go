@@ -14,10 +14,11 @@ type soakSource struct{ live *soak.Live }
 // callers got, its crashes made through the run so that the run counts
 // them. Give New live.Registry() with it. A nil live is ErrNilArgument.
 //
-// The soak's outcomes go to the rows' counts as: ok to OK; injected, down,
-// panic, target_down (and the unexpected shutdown and other) to Failed;
-// timeout to Timeouts; open to Rejected; restarted to Restarted. A call its
-// caller withdrew (canceled) is in Calls only. DependencyDown says the key's
+// The soak's outcomes go to the rows' counts by their kind (soak.Answer.Kind,
+// demo.Counts.Add): ok to OK; injected, down, panic, target_down (and the
+// unexpected shutdown and other) to Failed; timeout to Timeouts; open to
+// Rejected; restarted to Restarted. A call its caller withdrew (canceled) is
+// in Calls only. DependencyDown says the key's
 // target is dead now, DependencyHits how many calls reached it.
 func FromSoak(live *soak.Live) (Source, error) {
 	if live == nil {
@@ -45,14 +46,12 @@ func (s soakSource) Rows() []demo.Row {
 // Crash crashes key's breaker through the run (soak.Live.Crash).
 func (s soakSource) Crash(key string) error { return s.live.Crash(key) }
 
-// countsOf sorts a soak key's answers into the dashboard's counts.
+// countsOf sorts a soak key's answers into the dashboard's counts, by the
+// kind of answer each outcome is.
 func countsOf(a soak.Counts) demo.Counts {
-	return demo.Counts{
-		Calls:     a.Sum(),
-		OK:        a[soak.OK],
-		Failed:    a[soak.Injected] + a[soak.Down] + a[soak.Panicked] + a[soak.TargetDown] + a[soak.ShutDown] + a[soak.Other],
-		Timeouts:  a[soak.Timeout],
-		Rejected:  a[soak.Open],
-		Restarted: a[soak.Restarted],
+	var c demo.Counts
+	for o, n := range a {
+		c.Add(soak.Answer(o).Kind(), n)
 	}
+	return c
 }

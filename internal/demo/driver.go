@@ -12,6 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/load"
 )
 
 // Driver runs a demo: it registers the keys, calls them, and keeps what the
@@ -106,36 +107,30 @@ func (d *Driver) Start() time.Time { return d.start }
 func (d *Driver) Run(ctx context.Context) {
 	calls, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
-	defer context.AfterFunc(ctx, cancel)()
+	callers := load.Start(len(d.keys)*d.cfg.Callers, func(i int) time.Duration {
+		return d.call(calls, i/d.cfg.Callers)
+	})
+	defer context.AfterFunc(ctx, func() { callers.Halt(); cancel() })()
 	var wg sync.WaitGroup
-	for i, key := range d.keys {
-		for range d.cfg.Callers {
-			wg.Go(func() { d.caller(calls, key, d.stats[i]) })
-		}
-		if d.cfg.Pattern == Dies {
+	if d.cfg.Pattern == Dies {
+		for i, key := range d.keys {
 			wg.Go(func() { d.lifecycle(calls, key, d.wins[i], &d.deps[i].calls) })
 		}
 	}
+	callers.Wait()
 	wg.Wait()
 }
 
-func (d *Driver) caller(ctx context.Context, key string, s *stats) {
-	pause := time.NewTimer(0)
-	defer pause.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-pause.C:
-		}
-		begin := time.Now()
-		_, err := d.reg.Call(ctx, key, d.msg)
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return // the demo ended during the call: not an answer of the dependency
-		}
-		s.add(err, time.Since(begin))
-		pause.Reset(d.cfg.Interval)
+// call makes one call to the k-th key, counts its answer, and returns the
+// pause before the next.
+func (d *Driver) call(ctx context.Context, k int) time.Duration {
+	begin := time.Now()
+	_, err := d.reg.Call(ctx, d.keys[k], d.msg)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return 0 // the demo ended during the call: not an answer of the dependency
 	}
+	d.stats[k].add(err, time.Since(begin))
+	return load.Think{Pause: d.cfg.Interval}.After(nil, err)
 }
 
 // lifecycle stops the key's dependency actor when its window opens and

@@ -1,27 +1,16 @@
 package demo
 
 import (
-	"errors"
 	"math"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/observe"
 )
 
 // latencyRing is how many recent latencies each key keeps for its quantiles.
 const latencyRing = 512
-
-// Counts are the answers callers got from one key, by kind.
-type Counts struct {
-	Calls     int64 // answers of every kind
-	OK        int64
-	Failed    int64 // the dependency's own failures, ErrTargetPanic, ErrTargetDown
-	Timeouts  int64 // ErrTimeout
-	Rejected  int64 // ErrOpen, ErrOverloaded
-	Restarted int64 // ErrBreakerRestarted
-}
 
 // stats is what callers saw of one key.
 type stats struct {
@@ -35,21 +24,12 @@ type stats struct {
 // they never reach the dependency) is not, so the quantiles describe calls
 // that went through.
 func (s *stats) add(err error, latency time.Duration) {
+	k := observe.KindOf(err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.counts.Calls++
-	switch {
-	case err == nil:
-		s.counts.OK++
-	case errors.Is(err, tripwire.ErrOpen), errors.Is(err, tripwire.ErrOverloaded):
-		s.counts.Rejected++
+	s.counts.Add(k, 1)
+	if k.Label() == observe.Rejected {
 		return
-	case errors.Is(err, tripwire.ErrTimeout):
-		s.counts.Timeouts++
-	case errors.Is(err, tripwire.ErrBreakerRestarted):
-		s.counts.Restarted++
-	default:
-		s.counts.Failed++
 	}
 	s.ring[s.n%latencyRing] = latency
 	s.n++

@@ -1,11 +1,10 @@
 package soak
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
@@ -48,29 +47,49 @@ func ParseAnswer(name string) (Answer, error) {
 	return 0, fmt.Errorf("%w: %q (one of %v)", ErrUnknownAnswer, name, outcomeNames)
 }
 
-// Classify returns the outcome of a call that answered err.
+// Classify returns the outcome of a call that answered err: chaos's own
+// failures first, then the kind Tripwire's classification gives it.
 func Classify(err error) Answer {
 	switch {
-	case err == nil:
-		return OK
 	case errors.Is(err, chaos.ErrInjected):
 		return Injected
 	case errors.Is(err, chaos.ErrDown):
 		return Down
-	case errors.Is(err, tripwire.ErrOpen):
-		return Open
-	case errors.Is(err, context.DeadlineExceeded): // ErrTimeout matches it too
-		return Timeout
-	case errors.Is(err, tripwire.ErrTargetPanic):
-		return Panicked
-	case errors.Is(err, tripwire.ErrTargetDown):
-		return TargetDown
-	case errors.Is(err, tripwire.ErrBreakerRestarted):
-		return Restarted
-	case errors.Is(err, context.Canceled):
-		return Canceled
-	case errors.Is(err, tripwire.ErrShutdown):
-		return ShutDown
 	}
-	return Other
+	return byKind[observe.KindOf(err)]
+}
+
+// byKind is the outcome of each kind of answer. A timeout is one whoever
+// noticed it, Tripwire or the target; overload and failures the soak's
+// targets cannot cause are bugs.
+var byKind = [observe.NumKinds]Answer{
+	observe.KindOK: OK, observe.KindOpen: Open, observe.KindOverloaded: Other,
+	observe.KindTimeout: Timeout, observe.KindCanceled: Canceled, observe.KindDeadline: Timeout,
+	observe.KindPanic: Panicked, observe.KindTargetDown: TargetDown, observe.KindRestarted: Restarted,
+	observe.KindShutdown: ShutDown, observe.KindFailure: Other,
+}
+
+// Kind is the kind of answer o is, as a program that does not know chaos
+// counts it: an injected failure and a dead target's ErrDown are the
+// target's own failures, and so is Other.
+func (o Answer) Kind() observe.Kind {
+	switch o {
+	case OK:
+		return observe.KindOK
+	case Open:
+		return observe.KindOpen
+	case Timeout:
+		return observe.KindTimeout
+	case Panicked:
+		return observe.KindPanic
+	case TargetDown:
+		return observe.KindTargetDown
+	case Restarted:
+		return observe.KindRestarted
+	case Canceled:
+		return observe.KindCanceled
+	case ShutDown:
+		return observe.KindShutdown
+	}
+	return observe.KindFailure
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
@@ -50,6 +51,24 @@ func TestClassify(t *testing.T) {
 		// Given an answer's error, Then it is classified by what it wraps
 		if got := Classify(c.err); got != c.want {
 			t.Errorf("Classify(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
+}
+
+func TestAnswerKindIsTheKindItWasClassifiedFrom(t *testing.T) {
+	for o := range NumAnswers {
+		k := o.Kind()
+		switch o {
+		case Injected, Down, Other:
+			// Given chaos's failures or an unexpected error, Then they are the target's own failures
+			if k != observe.KindFailure {
+				t.Errorf("%v.Kind() = %v, want failure", o, k)
+			}
+		default:
+			// Given any other outcome, Then the kind it names classifies back to it
+			if byKind[k] != o {
+				t.Errorf("%v.Kind() = %v, which classifies as %v", o, k, byKind[k])
+			}
 		}
 	}
 }

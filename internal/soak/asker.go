@@ -54,11 +54,10 @@ func (a *asker) Receive(ctx actor.Context) {
 		switch {
 		case a.stopping:
 		case errors.Is(m.Err, tripwire.ErrOpen):
-			// Back off like the goroutine callers (see pause).
+			// Back off like the goroutine callers (see think).
 			self, root := ctx.Self(), ctx.ActorSystem().Root
 			a.waiting++
-			d := max(a.h.cfg.Think, backoff)
-			time.AfterFunc(d/2+time.Duration(a.rng.Int64N(int64(d))), func() { root.Send(self, askAgain{}) })
+			time.AfterFunc(a.h.think().After(a.rng, m.Err), func() { root.Send(self, askAgain{}) })
 		default:
 			a.ask(ctx)
 		}

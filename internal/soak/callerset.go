@@ -1,68 +1,43 @@
 package soak
 
 import (
-	"sync/atomic"
 	"time"
+
+	"github.com/tripwire-go/tripwire/internal/load"
 )
 
 // callerSet is the goroutine callers of a run.
 type callerSet struct {
-	stop    chan struct{}
-	results chan callerResult
-	current []atomic.Int64 // id of each caller's call in flight (0: none)
-	done    []bool         // which callers have returned their tally
-	tallies []callerTally  // of the callers that returned
-	left    int            // callers still running
-}
-
-// callerResult is a caller's tally once it has returned.
-type callerResult struct {
-	i     int
-	tally callerTally
+	*load.Callers
+	callers []caller
 }
 
 // startCallers starts n callers.
 func (h *harness) startCallers(n int) *callerSet {
-	s := &callerSet{
-		stop:    make(chan struct{}),
-		results: make(chan callerResult, n), // a caller that returns late never blocks
-		current: make([]atomic.Int64, n),
-		done:    make([]bool, n),
-		left:    n,
+	s := &callerSet{callers: make([]caller, n)}
+	for i := range s.callers {
+		s.callers[i] = caller{h: h, rng: h.rng(7, uint64(i))}
 	}
-	for i := range n {
-		go func() { s.results <- callerResult{i, h.caller(i, s.stop, &s.current[i])} }()
-	}
+	s.Callers = load.Start(n, func(i int) time.Duration { return s.callers[i].call() })
 	return s
 }
 
-// halt tells every caller to make no more calls.
-func (s *callerSet) halt() { close(s.stop) }
-
-// wait collects the tallies of returning callers for at most d, and reports
-// whether every caller has returned.
-func (s *callerSet) wait(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	for s.left > 0 {
-		select {
-		case r := <-s.results:
-			s.done[r.i] = true
-			s.tallies = append(s.tallies, r.tally)
-			s.left--
-		case <-t.C:
-			return false
-		}
+// tallies returns the tallies of the callers that have returned, in the
+// order they returned.
+func (s *callerSet) tallies() []callerTally {
+	var tallies []callerTally
+	for _, i := range s.Returned() {
+		tallies = append(tallies, s.callers[i].tally)
 	}
-	return true
+	return tallies
 }
 
 // inFlight returns the ids of the calls of the callers that have not
 // returned.
 func (s *callerSet) inFlight() []int64 {
 	var ids []int64
-	for i := range s.current {
-		if id := s.current[i].Load(); !s.done[i] && id != 0 {
+	for _, i := range s.Running() {
+		if id := s.callers[i].current.Load(); id != 0 {
 			ids = append(ids, id)
 		}
 	}

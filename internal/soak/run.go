@@ -58,9 +58,9 @@ func (h *harness) run(ctx context.Context) Report {
 	rep.Interrupted = hold(ctx, cfg.Duration) // the load runs
 
 	stopProgress()
-	callers.halt()
+	callers.Halt()
 	h.haltAskers(askers)
-	if !callers.wait(settings.CallTimeout + drainDeadline) {
+	if !callers.WaitFor(settings.CallTimeout + drainDeadline) {
 		rep.Stuck = callers.inFlight()
 	}
 	rep.Elapsed = time.Since(start)
@@ -80,11 +80,11 @@ func (h *harness) run(ctx context.Context) Report {
 
 	h.stopRegistry()
 	if len(rep.Stuck) != 0 {
-		callers.wait(drainDeadline) // Shutdown may have answered them
+		callers.WaitFor(drainDeadline) // Shutdown may have answered them
 	}
-	tallies := append(callers.tallies, h.finishAskers(askers)...)
+	tallies := append(callers.tallies(), h.finishAskers(askers)...)
 	h.stopSystem()
-	h.fill(&rep, tallies, callers.left)
+	h.fill(&rep, tallies, len(callers.Running()))
 	return rep
 }
 

@@ -12,7 +12,8 @@ import (
 // answers each request with ctx.Respond, with inner's value (nil inner: the
 // message itself), or with an error value for a failure (inner's error, or
 // one wrapping ErrInjected or ErrDown), which Tripwire counts as a failure.
-// inner runs on the actor's goroutine with context.Background().
+// inner runs on the actor's goroutine with context.Background(). A request
+// whose message is an Op carries it out instead.
 //
 // The actor never blocks: a delayed or hung request is answered later from
 // the actor's mailbox, so other requests go on meanwhile. A panic restarts
@@ -130,6 +131,8 @@ func (a *target) Receive(ctx actor.Context) {
 		a.stop(ctx)
 	case *later:
 		a.answer(ctx, m.to, m.msg, m.f)
+	case *opAnswer:
+		a.reply(ctx, m.to, m.reply)
 	default:
 		a.request(ctx, m)
 	}
@@ -150,26 +153,39 @@ func (a *target) request(ctx actor.Context, msg any) {
 	}
 }
 
-// answer replies to a request whose time has come.
+// answer replies to a request whose time has come, or carries out its Op.
 func (a *target) answer(ctx actor.Context, to *actor.PID, msg any, f fate) {
 	var reply any
-	if err := a.s.outcome(f); err != nil {
+	err := a.s.outcome(f)
+	o, isOp := opOf(msg)
+	switch {
+	case err != nil:
 		reply = err
-	} else if v, err := a.inner(context.Background(), msg); err != nil {
-		reply = err
-	} else {
-		reply = v
+	case isOp:
+		a.do(ctx, to, o, f.n)
+		return
+	default:
+		if v, err := a.inner(context.Background(), msg); err != nil {
+			reply = err
+		} else {
+			reply = v
+		}
 	}
 	if f.kind == down {
 		a.stop(ctx)
 	}
+	a.reply(ctx, to, reply)
+}
+
+// reply sends a request's answer to its sender to.
+func (a *target) reply(ctx actor.Context, to *actor.PID, v any) {
 	if to == nil {
 		return // sent without a sender: nobody to answer
 	}
 	if ctx.Sender() == to {
-		ctx.Respond(reply)
+		ctx.Respond(v)
 	} else {
-		ctx.Send(to, reply)
+		ctx.Send(to, v)
 	}
 }
 

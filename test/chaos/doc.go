@@ -7,7 +7,14 @@
 // drives a function target (Script.Func, Script.Wrap) and an actor target
 // (Script.Props, Script.Spawn), so one test can flip a dependency from healthy
 // to failing to dead and back while its callers keep calling. Counts tells
-// what the script did.
+// what the script did; Running and Peak how many calls its function targets
+// run now and at most.
+//
+// An Op, sent as a call's message, scripts that one call: answer after a
+// delay, fail, panic, hang until the call's context ends, stick ignoring it,
+// wait at a gate, or answer a given value or error. Tests that decide each
+// call's fate where they make it use Ops; tests that change a dependency's
+// health over time use the script's setters. Both work on one target.
 //
 // CrashEvery crashes random breakers of a registry at a steady rate until it
 // is stopped, to check that callers keep getting exactly one answer while

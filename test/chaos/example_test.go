@@ -35,3 +35,33 @@ func Example() {
 	// 4 <nil>
 	// {Calls:3 Failures:2 Panics:0 Hangs:0 Downs:0}
 }
+
+// Each call's message can script that call alone: an Op answers, fails,
+// panics, waits or hangs as it says, after the script's own faults.
+func ExampleOp() {
+	ctx := context.Background()
+	reg, _ := tripwire.Start(nil)
+	defer reg.Shutdown(ctx)
+
+	db := chaos.New()
+	_ = reg.Register("db", db.Func(nil), tripwire.Settings{Threshold: 5})
+
+	for _, op := range []chaos.Op{
+		{Label: "read"},
+		{Label: "write", Fail: true},
+		{Value: 42},
+		{Panic: true},
+		{Fail: true, Value: 1}, // Fail takes no Value
+	} {
+		v, err := reg.Call(ctx, "db", op)
+		fmt.Println(v, err)
+	}
+	fmt.Printf("%+v, peak %d\n", db.Counts(), db.Peak())
+	// Output:
+	// done:read <nil>
+	// <nil> write: chaos: injected fault (call 2)
+	// 42 <nil>
+	// <nil> tripwire: target panicked: chaos: injected panic (call 4)
+	// <nil> chaos: invalid argument: Op: Fail takes no Err or Value
+	// {Calls:5 Failures:1 Panics:1 Hangs:0 Downs:0}, peak 1
+}

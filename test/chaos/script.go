@@ -27,7 +27,8 @@ type Func = func(ctx context.Context, msg any) (any, error)
 //  3. while PanicNext has calls left: the target panics;
 //  4. while FailNext has calls left, or with probability FailRate: the call
 //     fails with an error wrapping ErrInjected;
-//  5. otherwise it succeeds: the inner function answers.
+//  5. otherwise it succeeds: the call carries out its Op if its message is
+//     one, or else the inner function answers.
 //
 // Latency delays the answer of every call that is not down (a hung call
 // waits for it after Release).
@@ -47,6 +48,8 @@ type Script struct {
 	actors    map[actorKey]*actorEntry
 
 	failures, panics, hangs, downs atomic.Int64
+	running                        atomic.Int64 // calls in function targets now
+	peak                           highMark     // the most of them at once
 }
 
 // Counts is what a script has done so far.
@@ -54,7 +57,7 @@ type Counts struct {
 	Calls    int64 // calls seen
 	Failures int64 // errors wrapping ErrInjected returned or replied
 	Panics   int64 // panics raised
-	Hangs    int64 // calls hung (released or not)
+	Hangs    int64 // calls hung (released or not), and Ops that Hang or are Stuck
 	Downs    int64 // errors wrapping ErrDown returned or replied
 }
 

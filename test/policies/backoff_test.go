@@ -7,6 +7,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // openError returns the *OpenError of a call to key, or fails.
@@ -25,8 +26,8 @@ func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
 		// Given a breaker that opens on the first failure for 1s, doubling
 		// that for each re-open up to 10s
 		tr := record(t, e.Reg)
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "b", s.Target(), tripwire.Settings{
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "b", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second,
 			Backoff: tripwire.Backoff{Multiplier: 2, Max: 10 * time.Second},
 		})
@@ -50,7 +51,7 @@ func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
 		}
 
 		// When the first failure opens it, and every probe fails
-		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, testkit.ErrTarget) {
+		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		want := []time.Duration{1, 2, 4, 8, 10, 10}
@@ -58,7 +59,7 @@ func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
 			// Then each open period is twice the last, capped at 10s
 			cycle(sec * time.Second)
 			if i < len(want)-1 {
-				if _, err := call(e.Reg, "b", failOp); !errors.Is(err, testkit.ErrTarget) {
+				if _, err := call(e.Reg, "b", failOp); !errors.Is(err, chaos.ErrInjected) {
 					t.Fatalf("probe %d: %v; want the target's error", i, err)
 				}
 				wantState(t, e.Reg, "b", tripwire.Open)
@@ -69,13 +70,13 @@ func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
 		v, err := call(e.Reg, "b", okOp)
 		wantOK(t, "successful probe", v, err)
 		wantState(t, e.Reg, "b", tripwire.Closed)
-		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, testkit.ErrTarget) {
+		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 
 		// Then the close reset the backoff: open for 1s again, then 2s
 		cycle(time.Second)
-		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, testkit.ErrTarget) {
+		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("probe: %v", err)
 		}
 		cycle(2 * time.Second)
@@ -105,7 +106,7 @@ func TestBackoffJitterStaysWithinBounds(t *testing.T) {
 			maxOpen  = 10 * time.Second
 		)
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "j", (&testkit.Script{}).Target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "j", chaos.New().Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second,
 			Backoff: tripwire.Backoff{Multiplier: 2, Max: maxOpen, Jitter: 0.2},
 		})
@@ -114,7 +115,7 @@ func TestBackoffJitterStaysWithinBounds(t *testing.T) {
 		seen := map[int]map[time.Duration]bool{}
 		for ep := range episodes {
 			for k := range reopens {
-				if _, err := call(e.Reg, "j", failOp); !errors.Is(err, testkit.ErrTarget) {
+				if _, err := call(e.Reg, "j", failOp); !errors.Is(err, chaos.ErrInjected) {
 					t.Fatalf("episode %d open %d: %v", ep, k, err)
 				}
 				opened := tr.last(t)

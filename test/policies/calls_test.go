@@ -5,6 +5,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // call makes one call and returns its value and error.
@@ -18,6 +19,6 @@ func goCall(reg *tripwire.Registry, key string, msg any) <-chan testkit.Result {
 }
 
 var (
-	okOp   = testkit.Op{}
-	failOp = testkit.Op{Fail: true}
+	okOp   = chaos.Op{}
+	failOp = chaos.Op{Fail: true}
 )

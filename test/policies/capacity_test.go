@@ -9,13 +9,14 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a key with MaxInFlight 5 and 2 failures counted
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "cap", s.Target(), tripwire.Settings{
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "cap", s.Func(nil), tripwire.Settings{
 			Threshold: 10, MaxInFlight: 5, CallTimeout: 10 * time.Second,
 		})
 		for range 2 {
@@ -25,7 +26,7 @@ func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 		start := time.Now()
 		var hung []<-chan testkit.Result
 		for range 5 {
-			hung = append(hung, goCall(e.Reg, "cap", testkit.Op{Hang: true}))
+			hung = append(hung, goCall(e.Reg, "cap", chaos.Op{Hang: true}))
 		}
 		for _, h := range hung {
 			testkit.StillPending(t, h, "hung call")
@@ -33,7 +34,7 @@ func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 		if n := testkit.Snapshot(t, e.Reg, "cap").InFlight; n != 5 {
 			t.Fatalf("InFlight %d; want 5", n)
 		}
-		reached := s.Calls.Load()
+		reached := s.Counts().Calls
 
 		// When 100 more calls come
 		for i := range 100 {
@@ -44,7 +45,7 @@ func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 				t.Fatalf("call %d rejected after %v of fake time; want at once", i, d)
 			}
 		}
-		if s.Calls.Load() != reached {
+		if s.Counts().Calls != reached {
 			t.Fatalf("overloaded calls reached the target")
 		}
 		// and they count neither as failures nor as successes
@@ -72,7 +73,7 @@ func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 		var more []<-chan testkit.Result
 		for range 5 {
-			more = append(more, goCall(e.Reg, "cap", testkit.Op{After: time.Millisecond}))
+			more = append(more, goCall(e.Reg, "cap", chaos.Op{After: time.Millisecond}))
 		}
 		for _, m := range more {
 			r := testkit.Await(t, m)
@@ -90,10 +91,10 @@ func TestFanInNeverGrowsTheInFlightSetBeyondMaxInFlight(t *testing.T) {
 			waves   = 5
 			perWave = 4000 // the race detector allows 8128 live goroutines
 		)
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "hot", s.Target(), tripwire.Settings{MaxInFlight: max, CallTimeout: time.Second})
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "hot", s.Func(nil), tripwire.Settings{MaxInFlight: max, CallTimeout: time.Second})
 		var ok, overloaded, other, late, peakInFlight atomic.Int64
-		msg := any(testkit.Op{After: time.Millisecond})
+		msg := any(chaos.Op{After: time.Millisecond})
 
 		// When 20,000 callers arrive, 4,000 at the same instant per wave
 		for w := range waves {
@@ -134,7 +135,7 @@ func TestFanInNeverGrowsTheInFlightSetBeyondMaxInFlight(t *testing.T) {
 		if p := peakInFlight.Load(); p > max || p < 1 {
 			t.Errorf("Snapshot.InFlight peaked at %d; want 1..%d", p, max)
 		}
-		if p := s.Peak.Load(); p != max {
+		if p := s.Peak(); p != max {
 			t.Errorf("%d calls ran in the target at once; want %d", p, max)
 		}
 		if ok.Load() != max*waves || overloaded.Load() != waves*(perWave-max) || other.Load() != 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // errNotFound is an answer the classifier says counts neither way.
@@ -24,14 +25,14 @@ func classify(v any, err error) tripwire.Verdict {
 	return tripwire.Success
 }
 
-var ignoredOp = testkit.Op{Err: errNotFound}
+var ignoredOp = chaos.Op{Err: errNotFound}
 
 func TestClassifyIgnoreCountsNeitherWay(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker opening after 3 consecutive failures, whose
 		// classifier ignores errNotFound
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "c", (&testkit.Script{}).Target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "c", chaos.New().Func(nil), tripwire.Settings{
 			Threshold: 3, OpenTimeout: time.Minute, Classify: classify,
 		})
 
@@ -45,7 +46,7 @@ func TestClassifyIgnoreCountsNeitherWay(t *testing.T) {
 		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 0)
 
 		// When ignored calls come between failures
-		for _, o := range []testkit.Op{failOp, ignoredOp, failOp, ignoredOp, ignoredOp} {
+		for _, o := range []chaos.Op{failOp, ignoredOp, failOp, ignoredOp, ignoredOp} {
 			_, _ = call(e.Reg, "c", o)
 		}
 		// Then they neither count nor reset the consecutive failures
@@ -53,7 +54,7 @@ func TestClassifyIgnoreCountsNeitherWay(t *testing.T) {
 		tr.want(t)
 
 		// When a success value the classifier calls bad comes back
-		v, err := call(e.Reg, "c", testkit.Op{Value: "bad"})
+		v, err := call(e.Reg, "c", chaos.Op{Value: "bad"})
 
 		// Then the caller gets it, and it is the third failure
 		if err != nil || v != "bad" {
@@ -68,11 +69,11 @@ func TestIgnoredProbeFreesItsPermit(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker with one probe permit, whose classifier
 		// ignores errNotFound
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "c", s.Target(), tripwire.Settings{
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "c", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, Classify: classify,
 		})
-		if _, err := call(e.Reg, "c", failOp); !errors.Is(err, testkit.ErrTarget) {
+		if _, err := call(e.Reg, "c", failOp); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		time.Sleep(time.Second)
@@ -86,10 +87,10 @@ func TestIgnoredProbeFreesItsPermit(t *testing.T) {
 		wantState(t, e.Reg, "c", tripwire.HalfOpen)
 		// and the next caller gets the permit: it reaches the target and
 		// its success closes the circuit
-		before := s.Calls.Load()
+		before := s.Counts().Calls
 		v, err := call(e.Reg, "c", okOp)
 		wantOK(t, "next probe", v, err)
-		if s.Calls.Load() != before+1 {
+		if s.Counts().Calls != before+1 {
 			t.Fatalf("the next probe did not reach the target")
 		}
 		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 0)
@@ -99,7 +100,7 @@ func TestIgnoredProbeFreesItsPermit(t *testing.T) {
 func TestPanickingClassifierCountsAFailure(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker whose classifier panics
-		testkit.Register(t, e.Reg, "c", (&testkit.Script{}).Target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "c", chaos.New().Func(nil), tripwire.Settings{
 			Threshold: 2, OpenTimeout: time.Minute,
 			Classify: func(any, error) tripwire.Verdict { panic("classifier bug") },
 		})
@@ -116,7 +117,7 @@ func TestPanickingClassifierCountsAFailure(t *testing.T) {
 func TestIsFailureIsTheSimpleForm(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker whose IsFailure says errNotFound is no failure
-		testkit.Register(t, e.Reg, "c", (&testkit.Script{}).Target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "c", chaos.New().Func(nil), tripwire.Settings{
 			Threshold: 2, OpenTimeout: time.Minute,
 			IsFailure: func(_ any, err error) bool { return err != nil && !errors.Is(err, errNotFound) },
 		})
@@ -139,7 +140,7 @@ func TestIsFailureWithClassifyIsInvalid(t *testing.T) {
 			IsFailure: func(any, error) bool { return true },
 		}
 		// Given no key, When one is registered with IsFailure and Classify
-		err := e.Reg.Register("c", (&testkit.Script{}).Target(), both)
+		err := e.Reg.Register("c", chaos.New().Func(nil), both)
 
 		// Then Register refuses it and the key does not exist
 		wantErr(t, "Register", err, tripwire.ErrInvalidSettings)
@@ -148,7 +149,7 @@ func TestIsFailureWithClassifyIsInvalid(t *testing.T) {
 		}
 
 		// Given a key with Classify, When Update sets both
-		testkit.Register(t, e.Reg, "c", (&testkit.Script{}).Target(), tripwire.Settings{Threshold: 1, Classify: classify})
+		testkit.Register(t, e.Reg, "c", chaos.New().Func(nil), tripwire.Settings{Threshold: 1, Classify: classify})
 		err = e.Reg.Update("c", both)
 
 		// Then Update refuses it and the old rules stay: errNotFound is

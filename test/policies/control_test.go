@@ -8,14 +8,15 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 func TestForceOpenRejectsUntilResetAndNeverHalfOpens(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a closed breaker with a 1s open time
 		tr := record(t, e.Reg)
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "k", s.Target(), tripwire.Settings{OpenTimeout: time.Second})
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "k", s.Func(nil), tripwire.Settings{OpenTimeout: time.Second})
 
 		// When it is forced open
 		if err := e.Reg.ForceOpen("k"); err != nil {
@@ -36,8 +37,8 @@ func TestForceOpenRejectsUntilResetAndNeverHalfOpens(t *testing.T) {
 		if _, err := call(e.Reg, "k", okOp); !isOpen(err) {
 			t.Fatalf("call an hour later: %v; want ErrOpen", err)
 		}
-		if s.Calls.Load() != 0 {
-			t.Fatalf("target reached %d times while forced open", s.Calls.Load())
+		if s.Counts().Calls != 0 {
+			t.Fatalf("target reached %d times while forced open", s.Counts().Calls)
 		}
 
 		// When it is reset
@@ -55,7 +56,7 @@ func TestForceOpenRejectsUntilResetAndNeverHalfOpens(t *testing.T) {
 func TestForceOpenOverridesATrippedCircuit(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a tripped breaker whose recovery timer is due in 1s
-		testkit.Register(t, e.Reg, "k", (&testkit.Script{}).Target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Second})
+		testkit.Register(t, e.Reg, "k", chaos.New().Func(nil), tripwire.Settings{Threshold: 1, OpenTimeout: time.Second})
 		_, _ = call(e.Reg, "k", failOp)
 		wantState(t, e.Reg, "k", tripwire.Open)
 
@@ -76,8 +77,8 @@ func TestForceCloseForwardsAndCountsButNeverTrips(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a tripped breaker with threshold 2
 		tr := record(t, e.Reg)
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "k", s.Target(), tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour})
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "k", s.Func(nil), tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour})
 		for range 2 {
 			_, _ = call(e.Reg, "k", failOp)
 		}
@@ -90,13 +91,13 @@ func TestForceCloseForwardsAndCountsButNeverTrips(t *testing.T) {
 
 		// Then every call is forwarded, failures are counted, and it never
 		// trips
-		before, counted := s.Calls.Load(), testkit.Snapshot(t, e.Reg, "k").Failures
+		before, counted := s.Counts().Calls, testkit.Snapshot(t, e.Reg, "k").Failures
 		for i := range 10 {
 			_, err := call(e.Reg, "k", failOp)
-			wantErr(t, "call while forced closed", err, testkit.ErrTarget)
+			wantErr(t, "call while forced closed", err, chaos.ErrInjected)
 			testkit.WantCircuit(t, e.Reg, "k", tripwire.Closed, counted+i+1)
 		}
-		if n := s.Calls.Load() - before; n != 10 {
+		if n := s.Counts().Calls - before; n != 10 {
 			t.Fatalf("target reached %d times; want 10", n)
 		}
 
@@ -127,7 +128,7 @@ func TestResetClearsCounts(t *testing.T) {
 		} {
 			// Given a closed breaker one failure short of tripping
 			tr := record(t, e.Reg)
-			testkit.Register(t, e.Reg, tc.name, (&testkit.Script{}).Target(), tc.settings)
+			testkit.Register(t, e.Reg, tc.name, chaos.New().Func(nil), tc.settings)
 			for range tc.fails {
 				_, _ = call(e.Reg, tc.name, failOp)
 			}
@@ -153,7 +154,7 @@ func TestUpdateAppliesFromTheNextCallAndKeepsState(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with threshold 5 and 2 failures counted
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "k", (&testkit.Script{}).Target(), tripwire.Settings{Threshold: 5, OpenTimeout: time.Minute})
+		testkit.Register(t, e.Reg, "k", chaos.New().Func(nil), tripwire.Settings{Threshold: 5, OpenTimeout: time.Minute})
 		for range 2 {
 			_, _ = call(e.Reg, "k", failOp)
 		}
@@ -189,16 +190,16 @@ func TestUpdateAppliesFromTheNextCallAndKeepsState(t *testing.T) {
 func TestUpdateCallTimeoutAppliesToLaterCalls(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 10s call timeout and a call hung under it
-		testkit.Register(t, e.Reg, "k", (&testkit.Script{}).Target(), tripwire.Settings{CallTimeout: 10 * time.Second})
+		testkit.Register(t, e.Reg, "k", chaos.New().Func(nil), tripwire.Settings{CallTimeout: 10 * time.Second})
 		start := time.Now()
-		first := goCall(e.Reg, "k", testkit.Op{Hang: true})
+		first := goCall(e.Reg, "k", chaos.Op{Hang: true})
 		testkit.StillPending(t, first, "first call")
 
 		// When the call timeout is changed to 2s and a second call hangs
 		if err := e.Reg.Update("k", tripwire.Settings{CallTimeout: 2 * time.Second}); err != nil {
 			t.Fatalf("Update: %v", err)
 		}
-		second := goCall(e.Reg, "k", testkit.Op{Hang: true})
+		second := goCall(e.Reg, "k", chaos.Op{Hang: true})
 
 		// Then the second times out after 2s, the first keeps its 10s
 		r := testkit.Await(t, second)
@@ -226,7 +227,7 @@ func TestControlRefusesBadInput(t *testing.T) {
 	}
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a registry with the key "k"
-		testkit.Register(t, e.Reg, "k", (&testkit.Script{}).Target(), tripwire.Settings{})
+		testkit.Register(t, e.Reg, "k", chaos.New().Func(nil), tripwire.Settings{})
 		for _, o := range ops {
 			// When a control op names an invalid or unknown key
 			// Then it returns the sentinel

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // factory builds a scripted target for any key, after a pause; fail says
@@ -17,7 +18,7 @@ import (
 type factory struct {
 	runs   atomic.Int64
 	keys   chan string
-	target testkit.Script
+	target chaos.Script
 	fail   atomic.Pointer[string] // "error", "panic", "settings"
 }
 
@@ -36,10 +37,10 @@ func (f *factory) build(_ context.Context, key string) (tripwire.Target, tripwir
 		case "panic":
 			panic("factory bug")
 		case "settings":
-			return f.target.Target(), tripwire.Settings{Threshold: -1}, nil
+			return f.target.Func(nil), tripwire.Settings{Threshold: -1}, nil
 		}
 	}
-	return f.target.Target(), tripwire.Settings{Threshold: 2}, nil
+	return f.target.Func(nil), tripwire.Settings{Threshold: 2}, nil
 }
 
 func (f *factory) failWith(how string) { f.fail.Store(&how) }
@@ -80,7 +81,7 @@ func TestFactoryRunsOnceForConcurrentFirstCalls(t *testing.T) {
 		if k := <-f.keys; k != "new" {
 			t.Fatalf("factory built %q", k)
 		}
-		if n := f.target.Calls.Load(); n != 100 {
+		if n := f.target.Counts().Calls; n != 100 {
 			t.Fatalf("target reached %d times; want 100", n)
 		}
 		// and the key is registered with the factory's settings
@@ -122,7 +123,7 @@ func TestFactoryFailureFailsItsWaitersAndIsRetried(t *testing.T) {
 				if n := f.runs.Load(); n != 1 {
 					t.Fatalf("factory ran %d times for one wave of callers; want 1", n)
 				}
-				if f.target.Calls.Load() != 0 || len(e.Reg.Keys()) != 0 {
+				if f.target.Counts().Calls != 0 || len(e.Reg.Keys()) != 0 {
 					t.Fatalf("target reached or key registered after a failed factory: keys %v", e.Reg.Keys())
 				}
 

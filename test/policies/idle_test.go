@@ -9,6 +9,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // wantBreakerActors checks how many breaker actors key has in the actor
@@ -25,8 +26,8 @@ func TestIdleBreakerStopsAndTheNextCallStartsIt(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 10s idle timeout, called once 1s after
 		// Register
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "idle", s.Target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "idle", s.Func(nil), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		wantBreakerActors(t, e, "idle", 1)
 		advance(time.Second)
 		v, err := call(e.Reg, "idle", okOp)
@@ -52,7 +53,7 @@ func TestIdleBreakerStopsAndTheNextCallStartsIt(t *testing.T) {
 		wantOK(t, "call after passivation", v, err)
 		wantBreakerActors(t, e, "idle", 1)
 		testkit.WantCircuit(t, e.Reg, "idle", tripwire.Closed, 0)
-		if n := s.Calls.Load(); n != 2 {
+		if n := s.Counts().Calls; n != 2 {
 			t.Fatalf("target reached %d times; want 2", n)
 		}
 		// and it trips as a fresh breaker would
@@ -66,7 +67,7 @@ func TestIdleBreakerStopsAndTheNextCallStartsIt(t *testing.T) {
 func TestSnapshotWakesAnIdleBreaker(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker that passivated
-		testkit.Register(t, e.Reg, "idle", (&testkit.Script{}).Target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
+		testkit.Register(t, e.Reg, "idle", chaos.New().Func(nil), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		advance(10 * time.Second)
 		wantBreakerActors(t, e, "idle", 0)
 
@@ -89,7 +90,7 @@ func TestOpenOrForcedBreakerNeverPassivates(t *testing.T) {
 	}{
 		{"open", func(e *testkit.Env) error {
 			_, err := call(e.Reg, "idle", failOp)
-			return ignore(err, testkit.ErrTarget)
+			return ignore(err, chaos.ErrInjected)
 		}, tripwire.Open},
 		{"forced open", func(e *testkit.Env) error { return e.Reg.ForceOpen("idle") }, tripwire.Open},
 		{"forced closed", func(e *testkit.Env) error { return e.Reg.ForceClose("idle") }, tripwire.Closed},
@@ -98,7 +99,7 @@ func TestOpenOrForcedBreakerNeverPassivates(t *testing.T) {
 			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a breaker with a 10s idle timeout that is open for
 				// an hour, forced open, or forced closed
-				testkit.Register(t, e.Reg, "idle", (&testkit.Script{}).Target(), tripwire.Settings{
+				testkit.Register(t, e.Reg, "idle", chaos.New().Func(nil), tripwire.Settings{
 					Threshold: 1, OpenTimeout: time.Hour, IdleTimeout: 10 * time.Second,
 				})
 				advance(time.Second)
@@ -121,11 +122,11 @@ func TestBreakerWithACallInFlightDoesNotPassivate(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 10s idle timeout, and 3s after Register a
 		// call that hangs until its 25s deadline
-		testkit.Register(t, e.Reg, "idle", (&testkit.Script{}).Target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "idle", chaos.New().Func(nil), tripwire.Settings{
 			IdleTimeout: 10 * time.Second, CallTimeout: 25 * time.Second,
 		})
 		advance(3 * time.Second)
-		h := goCall(e.Reg, "idle", testkit.Op{Hang: true})
+		h := goCall(e.Reg, "idle", chaos.Op{Hang: true})
 
 		// When it has been idle far longer than 10s, with the call in flight
 		advance(25*time.Second - time.Nanosecond)
@@ -150,8 +151,8 @@ func TestCallsAtThePassivationMomentGetOneAnswerEach(t *testing.T) {
 			rounds    = 40
 			perOffset = 8
 		)
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "idle", s.Target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "idle", s.Func(nil), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		// In even rounds callers come at the idle moment (tying with the
 		// breaker's idle check) and just after it; in odd rounds only just
 		// after it, when the breaker has surely stopped and they all race
@@ -201,7 +202,7 @@ func TestCallsAtThePassivationMomentGetOneAnswerEach(t *testing.T) {
 			}
 		}
 		// and no call was lost or run twice
-		if n := s.Calls.Load(); n != int64(total) {
+		if n := s.Counts().Calls; n != int64(total) {
 			t.Fatalf("target ran %d times for %d calls", n, total)
 		}
 		t.Logf("passivated and woken at the idle moment in %d of %d rounds", woken, rounds)
@@ -237,7 +238,7 @@ func TestControlWakesAnIdleBreakerThatThenStays(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker that passivated
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "idle", (&testkit.Script{}).Target(), tripwire.Settings{IdleTimeout: 10 * time.Second})
+		testkit.Register(t, e.Reg, "idle", chaos.New().Func(nil), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		advance(10 * time.Second)
 		wantBreakerActors(t, e, "idle", 0)
 

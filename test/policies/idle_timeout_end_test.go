@@ -6,6 +6,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // Regression: the idle clock did not move when a call ended by its deadline,
@@ -15,12 +16,12 @@ func TestIdleTimeCountsFromATimedOutCall(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 10s idle timeout, and 3s after Register a
 		// call that hangs until its 25s deadline (it ends 28s in)
-		testkit.Register(t, e.Reg, "idle", (&testkit.Script{}).Target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "idle", chaos.New().Func(nil), tripwire.Settings{
 			IdleTimeout: 10 * time.Second, CallTimeout: 25 * time.Second,
 		})
 		start := time.Now()
 		advance(3 * time.Second)
-		h := goCall(e.Reg, "idle", testkit.Op{Hang: true})
+		h := goCall(e.Reg, "idle", chaos.Op{Hang: true})
 		r := testkit.Await(t, h)
 		wantErr(t, "hung call", r.Err, tripwire.ErrTimeout)
 		if d := r.At.Sub(start); d != 28*time.Second {

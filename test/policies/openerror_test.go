@@ -12,18 +12,19 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 func TestOpenErrorSaysWhenToRetry(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker that opens for 7s on the first failure
-		testkit.Register(t, e.Reg, "payments", (&testkit.Script{}).Target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "payments", chaos.New().Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 7 * time.Second,
 		})
 
 		// When it trips 3s into the test and is called 2s later
 		time.Sleep(3 * time.Second)
-		if _, err := call(e.Reg, "payments", failOp); !errors.Is(err, testkit.ErrTarget) {
+		if _, err := call(e.Reg, "payments", failOp); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		trippedAt := time.Now()
@@ -61,9 +62,9 @@ func TestOpenErrorSaysWhenToRetry(t *testing.T) {
 func TestRejectedCallsAllocateNothing(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given an open key
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "hot", s.Target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
-		if _, err := call(e.Reg, "hot", failOp); !errors.Is(err, testkit.ErrTarget) {
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "hot", s.Func(nil), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
+		if _, err := call(e.Reg, "hot", failOp); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		wantState(t, e.Reg, "hot", tripwire.Open)
@@ -83,8 +84,8 @@ func TestRejectedCallsAllocateNothing(t *testing.T) {
 		if rejected != 10_001 { // AllocsPerRun runs the function once more to warm up
 			t.Fatalf("%d calls rejected; want 10001", rejected)
 		}
-		if s.Calls.Load() != 1 {
-			t.Fatalf("target reached %d times; want 1", s.Calls.Load())
+		if s.Counts().Calls != 1 {
+			t.Fatalf("target reached %d times; want 1", s.Counts().Calls)
 		}
 		if allocs != 0 {
 			t.Fatalf("a rejected call allocates %v times; want 0", allocs)
@@ -95,8 +96,8 @@ func TestRejectedCallsAllocateNothing(t *testing.T) {
 func TestRequestGetsTheOpenError(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given an open key and an actor that calls it with Request
-		testkit.Register(t, e.Reg, "k", (&testkit.Script{}).Target(), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
-		if _, err := call(e.Reg, "k", failOp); !errors.Is(err, testkit.ErrTarget) {
+		testkit.Register(t, e.Reg, "k", chaos.New().Func(nil), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
+		if _, err := call(e.Reg, "k", failOp); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		replies := make(chan *tripwire.Reply, 1)

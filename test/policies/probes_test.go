@@ -8,16 +8,17 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // halfOpenWith3Probes registers key with HalfOpenProbes 3, trips it and
 // waits until it is half-open.
-func halfOpenWith3Probes(t *testing.T, e *testkit.Env, key string, s *testkit.Script) {
+func halfOpenWith3Probes(t *testing.T, e *testkit.Env, key string, s *chaos.Script) {
 	t.Helper()
-	testkit.Register(t, e.Reg, key, s.Target(), tripwire.Settings{
+	testkit.Register(t, e.Reg, key, s.Func(nil), tripwire.Settings{
 		Threshold: 1, OpenTimeout: time.Second, HalfOpenProbes: 3, CallTimeout: time.Minute,
 	})
-	if _, err := call(e.Reg, key, failOp); !errors.Is(err, testkit.ErrTarget) {
+	if _, err := call(e.Reg, key, failOp); !errors.Is(err, chaos.ErrInjected) {
 		t.Fatalf("tripping call: %v", err)
 	}
 	time.Sleep(time.Second)
@@ -30,7 +31,7 @@ func probes(e *testkit.Env, key string, n int) ([]chan bool, []<-chan testkit.Re
 	results := make([]<-chan testkit.Result, n)
 	for i := range n {
 		gates[i] = make(chan bool, 1)
-		results[i] = goCall(e.Reg, key, testkit.Op{Gate: gates[i]})
+		results[i] = goCall(e.Reg, key, chaos.Op{Gate: gates[i]})
 	}
 	return gates, results
 }
@@ -38,9 +39,9 @@ func probes(e *testkit.Env, key string, n int) ([]chan bool, []<-chan testkit.Re
 func TestHalfOpenAdmitsExactlyThreeProbesAtOnce(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker that admits 3 probes
-		s := &testkit.Script{}
+		s := chaos.New()
 		halfOpenWith3Probes(t, e, "p", s)
-		before := s.Calls.Load()
+		before := s.Counts().Calls
 
 		// When 3 callers arrive together and their calls are under way
 		gates, results := probes(e, "p", 3)
@@ -49,7 +50,7 @@ func TestHalfOpenAdmitsExactlyThreeProbesAtOnce(t *testing.T) {
 		}
 
 		// Then all 3 reached the target at once
-		if n, peak := s.Calls.Load()-before, s.Peak.Load(); n != 3 || peak != 3 {
+		if n, peak := s.Counts().Calls-before, s.Peak(); n != 3 || peak != 3 {
 			t.Fatalf("target reached by %d probes, %d at once; want 3 and 3", n, peak)
 		}
 		// and a 4th caller gets ErrOpen at once, without reaching it
@@ -62,7 +63,7 @@ func TestHalfOpenAdmitsExactlyThreeProbesAtOnce(t *testing.T) {
 		if !oe.RetryAt.IsZero() || oe.RetryAfter != 0 {
 			t.Errorf("OpenError while probes are in flight: RetryAt=%v RetryAfter=%v; want zero", oe.RetryAt, oe.RetryAfter)
 		}
-		if time.Since(start) != 0 || s.Calls.Load()-before != 3 {
+		if time.Since(start) != 0 || s.Counts().Calls-before != 3 {
 			t.Fatalf("4th caller waited %v / reached the target", time.Since(start))
 		}
 
@@ -90,7 +91,7 @@ func TestOneFailedProbeOfThreeReopens(t *testing.T) {
 			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a half-open breaker with its 3 probes in flight
 				tr := record(t, e.Reg)
-				s := &testkit.Script{}
+				s := chaos.New()
 				halfOpenWith3Probes(t, e, "p", s)
 				gates, results := probes(e, "p", 3)
 				for _, r := range results {
@@ -102,7 +103,7 @@ func TestOneFailedProbeOfThreeReopens(t *testing.T) {
 					gates[i] <- i != failed
 					r := testkit.Await(t, results[i])
 					if i == failed {
-						wantErr(t, "failed probe", r.Err, testkit.ErrTarget)
+						wantErr(t, "failed probe", r.Err, chaos.ErrInjected)
 					} else if r.Err != nil {
 						t.Fatalf("probe %d: %v", i, r.Err)
 					}
@@ -127,7 +128,7 @@ func TestHungProbeReopensForProbeTimeout(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker (one probe, 2s call timeout)
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "p", (&testkit.Script{}).Target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "p", chaos.New().Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, CallTimeout: 2 * time.Second,
 		})
 		_, _ = call(e.Reg, "p", failOp)
@@ -135,7 +136,7 @@ func TestHungProbeReopensForProbeTimeout(t *testing.T) {
 
 		// When its probe hangs
 		start := time.Now()
-		probe := goCall(e.Reg, "p", testkit.Op{Hang: true})
+		probe := goCall(e.Reg, "p", chaos.Op{Hang: true})
 
 		// Then other callers are refused meanwhile
 		testkit.StillPending(t, probe, "probe")
@@ -157,14 +158,14 @@ func TestSlowProbeReopens(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker that counts calls over 100ms as failures
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "p", (&testkit.Script{}).Target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "p", chaos.New().Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, SlowCall: 100 * time.Millisecond,
 		})
 		_, _ = call(e.Reg, "p", failOp)
 		advance(time.Second)
 
 		// When its probe succeeds after 200ms
-		v, err := call(e.Reg, "p", testkit.Op{After: 200 * time.Millisecond})
+		v, err := call(e.Reg, "p", chaos.Op{After: 200 * time.Millisecond})
 
 		// Then the caller has its value, and the circuit re-opens
 		wantOK(t, "slow probe", v, err)
@@ -176,13 +177,13 @@ func TestSlowProbeReopens(t *testing.T) {
 func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker with one probe permit
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "p", s.Target(), tripwire.Settings{
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "p", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, CallTimeout: time.Minute,
 		})
 		_, _ = call(e.Reg, "p", failOp)
 		advance(time.Second)
-		before := s.Calls.Load()
+		before := s.Counts().Calls
 
 		// When 50 callers arrive at the same instant
 		gate := make(chan bool, 1)
@@ -191,7 +192,7 @@ func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
 		for range 50 {
 			go func() {
 				<-start
-				_, err := call(e.Reg, "p", testkit.Op{Gate: gate})
+				_, err := call(e.Reg, "p", chaos.Op{Gate: gate})
 				results <- err
 			}()
 		}
@@ -200,7 +201,7 @@ func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
 
 		// Then exactly one reaches the target, and the others get an
 		// *OpenError for the key with no retry time (the probe decides)
-		if n := s.Calls.Load() - before; n != 1 {
+		if n := s.Counts().Calls - before; n != 1 {
 			t.Fatalf("%d callers reached the target; want 1", n)
 		}
 		for range 49 {

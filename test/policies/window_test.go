@@ -6,24 +6,25 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // runOps makes one call per op, in order, and checks that the caller gets
 // what the target answered.
-func runOps(t *testing.T, reg *tripwire.Registry, key string, ops ...testkit.Op) {
+func runOps(t *testing.T, reg *tripwire.Registry, key string, ops ...chaos.Op) {
 	t.Helper()
 	for i, o := range ops {
 		_, err := call(reg, key, o)
 		if o.Fail {
-			wantErr(t, "call", err, testkit.ErrTarget)
+			wantErr(t, "call", err, chaos.ErrInjected)
 		} else if err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}
 }
 
-func repeat(o testkit.Op, n int) []testkit.Op {
-	ops := make([]testkit.Op, n)
+func repeat(o chaos.Op, n int) []chaos.Op {
+	ops := make([]chaos.Op, n)
 	for i := range ops {
 		ops[i] = o
 	}
@@ -35,8 +36,8 @@ func TestCountWindowWaitsForMinCalls(t *testing.T) {
 		// Given a count window of 10 calls that needs 6 calls and a 50%
 		// failure rate (the consecutive Threshold of 2 does not apply)
 		tr := record(t, e.Reg)
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "w", s.Target(), tripwire.Settings{
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "w", s.Func(nil), tripwire.Settings{
 			Threshold: 2, OpenTimeout: time.Minute,
 			Window: tripwire.Window{Size: 10, MinCalls: 6, FailureRate: 0.5},
 		})
@@ -60,7 +61,7 @@ func TestCountWindowWaitsForMinCalls(t *testing.T) {
 		if _, err := call(e.Reg, "w", okOp); !isOpen(err) {
 			t.Fatalf("call after trip: %v; want ErrOpen", err)
 		}
-		if n := s.Calls.Load(); n != 6 {
+		if n := s.Counts().Calls; n != 6 {
 			t.Fatalf("target reached %d times; want 6", n)
 		}
 	})
@@ -70,8 +71,8 @@ func TestCountWindowTripsAtTheFailureRate(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a count window of 10 calls, MinCalls 4, FailureRate 0.5
 		tr := record(t, e.Reg)
-		s := &testkit.Script{}
-		testkit.Register(t, e.Reg, "w", s.Target(), tripwire.Settings{
+		s := chaos.New()
+		testkit.Register(t, e.Reg, "w", s.Func(nil), tripwire.Settings{
 			OpenTimeout: time.Minute,
 			Window:      tripwire.Window{Size: 10, MinCalls: 4, FailureRate: 0.5},
 		})
@@ -96,7 +97,7 @@ func TestCountWindowSlides(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a count window of 4 calls that opens at 75% failures
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "w", (&testkit.Script{}).Target(), tripwire.Settings{
+		testkit.Register(t, e.Reg, "w", chaos.New().Func(nil), tripwire.Settings{
 			OpenTimeout: time.Minute,
 			Window:      tripwire.Window{Size: 4, MinCalls: 4, FailureRate: 0.75},
 		})
@@ -133,7 +134,7 @@ func TestTimeWindowForgetsFailuresOlderThanPeriod(t *testing.T) {
 				// Given a time window of 10s (10 buckets) that needs 4
 				// calls and a 50% failure rate
 				tr := record(t, e.Reg)
-				testkit.Register(t, e.Reg, "w", (&testkit.Script{}).Target(), tripwire.Settings{
+				testkit.Register(t, e.Reg, "w", chaos.New().Func(nil), tripwire.Settings{
 					OpenTimeout: time.Hour,
 					Window:      tripwire.Window{Period: 10 * time.Second, MinCalls: 4, FailureRate: 0.5},
 				})

@@ -1,10 +1,15 @@
 package regress
 
 import (
+	"errors"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire/internal/testkit"
 )
+
+// errTarget is what the hand-written targets here fail with.
+var errTarget = errors.New("target failed")
 
 // actorFunc is an actor target given as a function of its messages; system
 // messages (Started, Stopping, ...) never reach it.

@@ -112,7 +112,7 @@ func TestReplyToCancelledCaller(t *testing.T) {
 				// Given a breaker (threshold 2) with one failure counted
 				h := tc.holder(t, e)
 				testkit.Register(t, e.Reg, "held", h.target(), tripwire.Settings{Threshold: 2, CallTimeout: time.Minute})
-				if _, err := e.Reg.Call(context.Background(), "held", testkit.ErrTarget); !errors.Is(err, testkit.ErrTarget) {
+				if _, err := e.Reg.Call(context.Background(), "held", errTarget); !errors.Is(err, errTarget) {
 					t.Fatalf("seeding failure: %v", err)
 				}
 				testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 1)

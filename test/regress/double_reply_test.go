@@ -47,10 +47,10 @@ func TestTwoResultsForOneCall(t *testing.T) {
 			second       any
 			wantFailures int // counting the second answer too would give another number
 		}{
-			{"error then error", testkit.ErrTarget, errLate, 1},       // counted twice: 2
-			{"error then error again", testkit.ErrTarget, errLate, 2}, // counted twice: open at 4
-			{"success then error", "ok", errLate, 0},                  // counted twice: 1
-			{"error then success", testkit.ErrTarget, "late-ok", 1},   // counted twice: 0
+			{"error then error", errTarget, errLate, 1},       // counted twice: 2
+			{"error then error again", errTarget, errLate, 2}, // counted twice: open at 4
+			{"success then error", "ok", errLate, 0},          // counted twice: 1
+			{"error then success", errTarget, "late-ok", 1},   // counted twice: 0
 		}
 		for _, st := range steps {
 			// When a call's request is answered twice

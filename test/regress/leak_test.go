@@ -12,6 +12,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // TestLeakedGoroutineOnTimeout guards "a goroutine leaked on timeout"
@@ -25,17 +26,17 @@ func TestLeakedGoroutineOnTimeout(t *testing.T) {
 	const n = 100
 	for _, tc := range []struct {
 		name     string
-		msg      testkit.Op
+		msg      chaos.Op
 		returnAt time.Duration // when the targets return, from the calls' start
 	}{
-		{"target honours ctx", testkit.Op{Hang: true}, time.Second + time.Millisecond},
-		{"target ignores ctx", testkit.Op{After: 3 * time.Second}, 3 * time.Second},
+		{"target honours ctx", chaos.Op{Hang: true}, time.Second + time.Millisecond},
+		{"target ignores ctx", chaos.Op{After: 3 * time.Second}, 3 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a breaker with a 1 s call timeout and a threshold it won't reach
-				var s testkit.Script
-				testkit.Register(t, e.Reg, "slow", s.Target(), tripwire.Settings{Threshold: 1000, CallTimeout: time.Second})
+				var s chaos.Script
+				testkit.Register(t, e.Reg, "slow", s.Func(nil), tripwire.Settings{Threshold: 1000, CallTimeout: time.Second})
 
 				// When 100 calls to a target that outlives their deadline run at once
 				start := time.Now()
@@ -59,7 +60,7 @@ func TestLeakedGoroutineOnTimeout(t *testing.T) {
 						t.Errorf("call: %v, want ErrTimeout", err)
 					}
 				}
-				if got := s.Calls.Load(); got != n {
+				if got := s.Counts().Calls; got != n {
 					t.Fatalf("target ran %d times, want %d", got, n)
 				}
 				// and once the targets have returned, each timeout counted once
@@ -79,7 +80,7 @@ func TestLeakedGoroutineOnTimeout(t *testing.T) {
 					t.Errorf("Workers() = %d after 10s idle, want 0", w)
 				}
 				// and the key still works, with a fresh worker
-				if v, err := e.Reg.Call(context.Background(), "slow", testkit.Op{Label: "after"}); err != nil || v != testkit.Answer("after") {
+				if v, err := e.Reg.Call(context.Background(), "slow", chaos.Op{Label: "after"}); err != nil || v != chaos.Answer("after") {
 					t.Errorf("call after the timeouts: %v, %v", v, err)
 				}
 				if w := e.Reg.Workers(); w != 1 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // TestHalfOpenProbeWorkerPanics guards the "leaked half-open permit" class
@@ -20,11 +21,11 @@ func TestHalfOpenProbeWorkerPanics(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker (threshold 1, open timeout 3 s) tripped by one failure
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "db", s.Target(), tripwire.Settings{
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "db", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 3 * time.Second, CallTimeout: time.Second,
 		})
-		if _, err := e.Reg.Call(ctx, "db", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
+		if _, err := e.Reg.Call(ctx, "db", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		snap := testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 1)
@@ -33,7 +34,7 @@ func TestHalfOpenProbeWorkerPanics(t *testing.T) {
 			// When it half-opens and its probe panics in the target
 			sleepUntil(snap.RetryAt.Add(time.Nanosecond))
 			testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 1+cycle)
-			_, err := e.Reg.Call(ctx, "db", testkit.Op{Label: fmt.Sprint("probe-", cycle), Panic: true})
+			_, err := e.Reg.Call(ctx, "db", chaos.Op{Label: fmt.Sprint("probe-", cycle), Panic: true})
 			panickedAt := time.Now()
 
 			// Then the prober gets ErrTargetPanic and the circuit re-opens at
@@ -46,7 +47,7 @@ func TestHalfOpenProbeWorkerPanics(t *testing.T) {
 				t.Fatalf("cycle %d: RetryAt=+%v InFlight=%d; want 3s after the panic and 0",
 					cycle, snap.RetryAt.Sub(panickedAt), snap.InFlight)
 			}
-			if _, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "while-open"}); !errors.Is(err, tripwire.ErrOpen) {
+			if _, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "while-open"}); !errors.Is(err, tripwire.ErrOpen) {
 				t.Fatalf("cycle %d: call while open: %v, want ErrOpen", cycle, err)
 			}
 		}
@@ -54,12 +55,12 @@ func TestHalfOpenProbeWorkerPanics(t *testing.T) {
 		// When it half-opens once more and the probe succeeds
 		sleepUntil(snap.RetryAt.Add(time.Nanosecond))
 		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 4)
-		if v, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "healthy"}); err != nil || v != testkit.Answer("healthy") {
+		if v, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "healthy"}); err != nil || v != chaos.Answer("healthy") {
 			t.Fatalf("last probe: %v, %v", v, err)
 		}
 		// Then it closes, and the one worker that ran every call survived the panics
 		testkit.WantCircuit(t, e.Reg, "db", tripwire.Closed, 0)
-		if got, want := s.Calls.Load(), int64(5); got != want {
+		if got, want := s.Counts().Calls, int64(5); got != want {
 			t.Errorf("target ran %d times, want %d (1 trip, 3 probes that panicked, 1 healthy)", got, want)
 		}
 		if w := e.Reg.Workers(); w != 1 {
@@ -81,11 +82,11 @@ func TestHalfOpenProbeHangs(t *testing.T) {
 		defer release() // let the hung target return before Shutdown waits for it
 		// Given a breaker (threshold 1, open timeout 10 s, call timeout 5 s)
 		// tripped by one failure and then half-open
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "db", s.Target(), tripwire.Settings{
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "db", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: 5 * time.Second,
 		})
-		if _, err := e.Reg.Call(ctx, "db", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
+		if _, err := e.Reg.Call(ctx, "db", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		snap := testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 1)
@@ -94,13 +95,13 @@ func TestHalfOpenProbeHangs(t *testing.T) {
 
 		// When the probe hangs in a target that ignores its context
 		probeAt := time.Now()
-		probe := testkit.GoCall(ctx, e.Reg, "db", testkit.Op{Label: "probe", Stuck: stuck})
+		probe := testkit.GoCall(ctx, e.Reg, "db", chaos.Op{Label: "probe", Stuck: stuck})
 		testkit.StillPending(t, probe, "the hung probe")
 		// Then while it hangs every other call gets ErrOpen without reaching the target
-		if _, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "beside"}); !errors.Is(err, tripwire.ErrOpen) {
+		if _, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "beside"}); !errors.Is(err, tripwire.ErrOpen) {
 			t.Errorf("call beside the probe: %v, want ErrOpen", err)
 		}
-		if got := s.Calls.Load(); got != 2 {
+		if got := s.Counts().Calls; got != 2 {
 			t.Errorf("target ran %d times, want 2 (the trip and the probe)", got)
 		}
 
@@ -122,7 +123,7 @@ func TestHalfOpenProbeHangs(t *testing.T) {
 		time.Sleep(2 * time.Nanosecond)
 		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 2)
 		// and a healthy probe closes it
-		if v, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "healthy"}); err != nil || v != testkit.Answer("healthy") {
+		if v, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "healthy"}); err != nil || v != chaos.Answer("healthy") {
 			t.Fatalf("second probe: %v, %v", v, err)
 		}
 		testkit.WantCircuit(t, e.Reg, "db", tripwire.Closed, 0)
@@ -130,7 +131,7 @@ func TestHalfOpenProbeHangs(t *testing.T) {
 		// Then the hung probe's failure, when it finally comes, changes nothing
 		release()
 		testkit.WantCircuit(t, e.Reg, "db", tripwire.Closed, 0)
-		if _, err := e.Reg.Call(ctx, "db", testkit.Op{Label: "after"}); err != nil {
+		if _, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "after"}); err != nil {
 			t.Errorf("call after the late failure: %v", err)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // selfless is an actor context with no Self PID, like protoactor's root
@@ -30,19 +31,9 @@ func TestRequestWithNoSender(t *testing.T) {
 		name   string
 		target func(e *testkit.Env) tripwire.Target
 	}{
-		{"function target", func(*testkit.Env) tripwire.Target { var s testkit.Script; return s.Target() }},
+		{"function target", func(*testkit.Env) tripwire.Target { return chaos.New().Func(nil) }},
 		{"actor target", func(e *testkit.Env) tripwire.Target {
-			return tripwire.ActorTarget(spawnActor(e, func(c actor.Context) {
-				if o, ok := c.Message().(testkit.Op); ok {
-					// answer after o.After without blocking the actor
-					var v any = testkit.Answer(o.Label)
-					if o.Fail {
-						v = testkit.ErrTarget
-					}
-					from := c.Sender()
-					time.AfterFunc(o.After, func() { e.Sys.Root.Send(from, v) })
-				}
-			}))
+			return tripwire.ActorTarget(e.Sys.Root.Spawn(chaos.New().Props(nil)))
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -51,7 +42,7 @@ func TestRequestWithNoSender(t *testing.T) {
 				// Given a breaker (threshold 2) with one failure counted, in
 				// front of a target that answers after 2 s
 				testkit.Register(t, e.Reg, "slow", tc.target(e), tripwire.Settings{Threshold: 2, CallTimeout: time.Minute})
-				if _, err := e.Reg.Call(context.Background(), "slow", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
+				if _, err := e.Reg.Call(context.Background(), "slow", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
 					t.Fatalf("seeding failure: %v", err)
 				}
 				testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 1)
@@ -60,7 +51,7 @@ func TestRequestWithNoSender(t *testing.T) {
 
 				// When an actor Requests a call and stops 1 s later, before the answer
 				start := time.Now()
-				e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "slow", Msgs: []any{testkit.Op{Label: "orphan", After: 2 * time.Second}}})
+				e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "slow", Msgs: []any{chaos.Op{Label: "orphan", After: 2 * time.Second}}})
 				time.Sleep(time.Second)
 				if err := e.Sys.Root.StopFuture(pid).Wait(); err != nil {
 					t.Fatalf("stop the requester: %v", err)
@@ -73,8 +64,8 @@ func TestRequestWithNoSender(t *testing.T) {
 				// target's answer; nothing panics
 				sleepUntil(start.Add(2*time.Second + time.Millisecond))
 				rs := dead.replies()
-				if len(rs) != 1 || rs[0].Key != "slow" || rs[0].Err != nil || rs[0].Value != testkit.Answer("orphan") {
-					t.Fatalf("dead-lettered replies: %+v; want one with the answer %q", rs, testkit.Answer("orphan"))
+				if len(rs) != 1 || rs[0].Key != "slow" || rs[0].Err != nil || rs[0].Value != chaos.Answer("orphan") {
+					t.Fatalf("dead-lettered replies: %+v; want one with the answer %q", rs, chaos.Answer("orphan"))
 				}
 				// and the call counted as the success it was
 				if snap := testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 0); snap.InFlight != 0 {
@@ -83,7 +74,7 @@ func TestRequestWithNoSender(t *testing.T) {
 
 				// When Request is given no actor context, or one without a Self PID
 				for _, actx := range []actor.Context{nil, selfless{}} {
-					err := e.Reg.Request(actx, "slow", testkit.Op{Label: "senderless"})
+					err := e.Reg.Request(actx, "slow", chaos.Op{Label: "senderless"})
 					// Then it is refused with ErrNilContext, without a panic or a call
 					if !errors.Is(err, tripwire.ErrNilContext) {
 						t.Errorf("Request(%T): %v, want ErrNilContext", actx, err)

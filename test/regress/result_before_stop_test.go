@@ -14,7 +14,7 @@ import (
 // lastWord asks the target to answer N and then stop itself.
 type lastWord struct{ N int }
 
-// failNow asks the target to answer with testkit.ErrTarget and stay alive.
+// failNow asks the target to answer with errTarget and stay alive.
 type failNow struct{}
 
 // TestWorkerResultBeforeTermination guards protoactor's "Terminated overtakes
@@ -42,7 +42,7 @@ func TestWorkerResultBeforeTermination(t *testing.T) {
 					return actorFunc(func(c actor.Context) {
 						switch m := c.Message().(type) {
 						case *failNow:
-							c.Respond(testkit.ErrTarget)
+							c.Respond(errTarget)
 						case *lastWord:
 							c.Respond(m.N)
 							tc.stop(c)
@@ -59,7 +59,7 @@ func TestWorkerResultBeforeTermination(t *testing.T) {
 						t.Fatalf("round %d: spawn svc: %v", round, err)
 					}
 					// and one failure counted (two at the start of a later round)
-					if _, err := e.Reg.Call(ctx, "svc", &failNow{}); !errors.Is(err, testkit.ErrTarget) {
+					if _, err := e.Reg.Call(ctx, "svc", &failNow{}); !errors.Is(err, errTarget) {
 						t.Fatalf("round %d: failing call: %v", round, err)
 					}
 					failures := 1

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // TestShutdownHonoursItsContextWhileAnEventHandlerRuns guards issue 12.4:
@@ -106,8 +107,8 @@ func TestEveryConcurrentShutdownWaitsForTheEnd(t *testing.T) {
 		var hung []<-chan testkit.Result
 		for i := range 200 {
 			key := fmt.Sprintf("k%03d", i)
-			testkit.Register(t, reg, key, hangTarget(), tripwire.Settings{CallTimeout: time.Hour})
-			hung = append(hung, testkit.GoCall(context.Background(), reg, key, "m"))
+			testkit.Register(t, reg, key, chaos.New().Func(nil), tripwire.Settings{CallTimeout: time.Hour})
+			hung = append(hung, testkit.GoCall(context.Background(), reg, key, chaos.Op{Hang: true}))
 		}
 		synctest.Wait()
 
@@ -135,9 +136,4 @@ func TestEveryConcurrentShutdownWaitsForTheEnd(t *testing.T) {
 
 func okTarget() tripwire.Target {
 	return tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
-}
-
-// hangTarget waits for its call's context to end.
-func hangTarget() tripwire.Target {
-	return tripwire.FuncTarget(func(ctx context.Context, _ any) (any, error) { return testkit.Hang(ctx) })
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // TestStaleTimerAfterRestart guards the "stale timer after restart" class
@@ -32,11 +33,11 @@ func TestStaleTimerAfterRestart(t *testing.T) {
 				start := time.Now()
 				// Given a breaker (threshold 1, open timeout 10 s) tripped at 0 s,
 				// so its recovery timer is due at 10 s
-				var s testkit.Script
-				testkit.Register(t, e.Reg, "geo", s.Target(), tripwire.Settings{
+				var s chaos.Script
+				testkit.Register(t, e.Reg, "geo", s.Func(nil), tripwire.Settings{
 					Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: time.Second,
 				})
-				if _, err := e.Reg.Call(ctx, "geo", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
+				if _, err := e.Reg.Call(ctx, "geo", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
 					t.Fatalf("first trip: %v", err)
 				}
 				first := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
@@ -56,7 +57,7 @@ func TestStaleTimerAfterRestart(t *testing.T) {
 				}
 				// and the new incarnation trips at 5 s, so its own timer is due at 15 s
 				time.Sleep(3 * time.Second)
-				if _, err := e.Reg.Call(ctx, "geo", testkit.Op{Fail: true}); !errors.Is(err, testkit.ErrTarget) {
+				if _, err := e.Reg.Call(ctx, "geo", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
 					t.Fatalf("second trip: %v", err)
 				}
 				second := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
@@ -67,11 +68,11 @@ func TestStaleTimerAfterRestart(t *testing.T) {
 				// Then the first incarnation's due time passes without effect
 				sleepUntil(start.Add(10*time.Second + time.Nanosecond))
 				testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
-				before := s.Calls.Load()
-				if _, err := e.Reg.Call(ctx, "geo", testkit.Op{Label: "early"}); !errors.Is(err, tripwire.ErrOpen) {
+				before := s.Counts().Calls
+				if _, err := e.Reg.Call(ctx, "geo", chaos.Op{Label: "early"}); !errors.Is(err, tripwire.ErrOpen) {
 					t.Errorf("call at +10s: %v, want ErrOpen", err)
 				}
-				if s.Calls.Load() != before {
+				if s.Counts().Calls != before {
 					t.Errorf("the target was called while the circuit was open")
 				}
 				sleepUntil(start.Add(15*time.Second - time.Nanosecond))
@@ -79,7 +80,7 @@ func TestStaleTimerAfterRestart(t *testing.T) {
 				// and the circuit half-opens only on its own timer, at 15 s
 				time.Sleep(2 * time.Nanosecond)
 				testkit.WantCircuit(t, e.Reg, "geo", tripwire.HalfOpen, 1)
-				if v, err := e.Reg.Call(ctx, "geo", testkit.Op{Label: "probe"}); err != nil || v != testkit.Answer("probe") {
+				if v, err := e.Reg.Call(ctx, "geo", chaos.Op{Label: "probe"}); err != nil || v != chaos.Answer("probe") {
 					t.Errorf("probe: %v, %v", v, err)
 				}
 				testkit.WantCircuit(t, e.Reg, "geo", tripwire.Closed, 0)

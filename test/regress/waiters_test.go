@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/test/chaos"
 )
 
 // TestFutureTwoWaiters guards "a protoactor Future with two waiters hangs"
@@ -24,8 +25,8 @@ import (
 func TestFutureTwoWaiters(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given one key whose target answers after 1 ms
-		var s testkit.Script
-		testkit.Register(t, e.Reg, "hot", s.Target(), tripwire.Settings{Threshold: 1000, CallTimeout: time.Second})
+		var s chaos.Script
+		testkit.Register(t, e.Reg, "hot", s.Func(nil), tripwire.Settings{Threshold: 1000, CallTimeout: time.Second})
 		pid, a := testkit.NewAsker(e)
 
 		// When 32 goroutines each make 20 mixed calls on it, all starting together
@@ -99,8 +100,8 @@ func mixedCall(e *testkit.Env, w, i int, crashes, requests *atomic.Int64, asker 
 		}
 	case 2:
 		label := fmt.Sprint(w, "-", i)
-		v, err := e.Reg.Call(ctx, "hot", testkit.Op{Label: label, After: time.Millisecond})
-		if err != nil && !errors.Is(err, tripwire.ErrBreakerRestarted) || err == nil && v != testkit.Answer(label) {
+		v, err := e.Reg.Call(ctx, "hot", chaos.Op{Label: label, After: time.Millisecond})
+		if err != nil && !errors.Is(err, tripwire.ErrBreakerRestarted) || err == nil && v != chaos.Answer(label) {
 			return fmt.Errorf("Call %s: %v, %v", label, v, err)
 		}
 	case 3:
@@ -109,7 +110,7 @@ func mixedCall(e *testkit.Env, w, i int, crashes, requests *atomic.Int64, asker 
 		}
 	case 4:
 		requests.Add(1)
-		e.Sys.Root.Send(asker, &testkit.RequestAll{Key: "hot", Msgs: []any{testkit.Op{Label: fmt.Sprint("req-", w, "-", i)}}})
+		e.Sys.Root.Send(asker, &testkit.RequestAll{Key: "hot", Msgs: []any{chaos.Op{Label: fmt.Sprint("req-", w, "-", i)}}})
 	}
 	return nil
 }
