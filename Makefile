@@ -59,13 +59,13 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSettings$$' -fuzztime $(FUZZTIME) .
 
 # The model-based test with 20,000 cases (about 5 minutes), then the load and
-# chaos test at soak size (test/load; `make test` runs both small).
+# chaos test at soak size (internal/soak's TestLoad and TestHotKey; `make test` runs both small).
 # Without -race, which costs 5-10x and on a small machine would make the
 # lateness check measure the scheduler; make test covers races. Callers think
 # 50 ms between calls so the process stays below saturation.
 soak:
 	$(GO) test -count=1 -timeout 60m -run '^TestRegistryModel$$' ./test/model -rapid.checks=20000
-	$(GO) test -count=1 -timeout 60m -run '^(TestLoad|TestHotKey)$$' -v ./test/load/ -args \
+	$(GO) test -count=1 -timeout 60m -run '^(TestLoad|TestHotKey)$$' -v ./internal/soak/ -args \
 		-load.callers=512 -load.keys=1000 -load.duration=5m \
 		-load.hotcallers=1000 -load.hotduration=5m -load.think=50ms
 

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	remotenode "github.com/tripwire-go/tripwire/internal/node"
+
 	"go.uber.org/zap"
 
 	"github.com/tripwire-go/tripwire"
@@ -83,7 +85,7 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 		// protoactor's graceful Remote.Shutdown writes a flag its connection
 		// goroutines read without synchronisation (remote/endpoint_reader.go).
 		opts, _ := o.keepalive.options() // checked with the flags
-		if _, err := demo.EnableRemote(sys, o.listen, opts...); err != nil {
+		if _, err := remotenode.EnableRemote(sys, o.listen, opts...); err != nil {
 			printError(stderr, "demo", fmt.Errorf("-listen: %s", trimPrefixes(err.Error())))
 			return 2
 		}

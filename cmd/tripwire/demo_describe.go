@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	remotenode "github.com/tripwire-go/tripwire/internal/node"
+
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
 )
@@ -32,7 +34,7 @@ func describeDependency(c demo.Config) string {
 	window := fmt.Sprintf("from %v to %v", c.DownAt, c.UpAt)
 	switch c.Pattern {
 	case demo.Remote:
-		return fmt.Sprintf("the %q actor of the tripwire node at %s, over protoactor's remote; stop and restart the node to see the breakers react", demo.DependencyName, c.Remote)
+		return fmt.Sprintf("the %q actor of the tripwire node at %s, over protoactor's remote; stop and restart the node to see the breakers react", remotenode.Name, c.Remote)
 	case demo.Flaky:
 		return fmt.Sprintf("flaky, fails %g%% of calls at random; latency %v", c.FailRate*100, c.Latency)
 	case demo.DownUp:

@@ -12,7 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/remote"
 
-	"github.com/tripwire-go/tripwire/internal/demo"
+	remotenode "github.com/tripwire-go/tripwire/internal/node"
 )
 
 func init() {
@@ -90,21 +90,21 @@ func runNode(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int
 	if err != nil {
 		return 2
 	}
-	n, err := demo.StartNodeWith(cfg.listen, cfg.latency, nil, cfg.remote)
+	n, err := remotenode.StartWith(cfg.listen, cfg.latency, nil, cfg.remote)
 	if err != nil {
 		printError(stderr, "node", err)
 		return 1
 	}
 	defer n.Stop()
 	fmt.Fprintf(stdout, "node: serving %q at %s (latency %v, %v); drive it with: tripwire demo -remote %s\n",
-		demo.DependencyName, n.Address(), cfg.latency, cfg.keepalive, n.Address())
+		remotenode.Name, n.Address(), cfg.latency, cfg.keepalive, n.Address())
 	serveUntil(stdout, n, cfg.report, stop)
 	fmt.Fprintf(stdout, "node: stopping after %d requests\n", n.Calls())
 	return 0
 }
 
 // serveUntil prints the requests served every period until stop delivers.
-func serveUntil(w io.Writer, n *demo.Node, period time.Duration, stop <-chan os.Signal) {
+func serveUntil(w io.Writer, n *remotenode.Node, period time.Duration, stop <-chan os.Signal) {
 	var tick <-chan time.Time
 	if period > 0 {
 		t := time.NewTicker(period)

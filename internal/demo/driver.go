@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tripwire-go/tripwire/internal/node"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
@@ -67,7 +69,7 @@ func (d *Driver) add(i int) error {
 	case Remote:
 		target = tripwire.ActorTarget(remoteDependency(cfg.Remote))
 	case Dies:
-		if _, err := d.sys.Root.SpawnNamed(DependencyProps(cfg.Latency, &dep.calls), key); err != nil {
+		if _, err := d.sys.Root.SpawnNamed(node.EchoProps(cfg.Latency, &dep.calls), key); err != nil {
 			return fmt.Errorf("demo: spawn %s: %w", key, err)
 		}
 		target = tripwire.ActorTarget(d.sys.NewLocalPID(key))
@@ -155,7 +157,7 @@ func (d *Driver) lifecycle(ctx context.Context, key string, win window, calls *a
 			_ = d.sys.Root.StopFuture(pid).Wait()
 			alive = false
 		case !down && !alive:
-			if _, err := d.sys.Root.SpawnNamed(DependencyProps(d.cfg.Latency, calls), key); err == nil {
+			if _, err := d.sys.Root.SpawnNamed(node.EchoProps(d.cfg.Latency, calls), key); err == nil {
 				alive = true
 			}
 		}

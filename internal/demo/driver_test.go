@@ -7,6 +7,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/tripwire-go/tripwire/internal/node"
+
 	"github.com/tripwire-go/tripwire"
 )
 
@@ -203,7 +205,7 @@ func TestNewRejects(t *testing.T) {
 		if keys := reg.Keys(); len(keys) != 1 || keys[0] != KeyName(1) {
 			t.Fatalf("keys %v", keys)
 		}
-		if _, err := sys.Root.SpawnNamed(DependencyProps(0, nil), KeyName(0)); err != nil {
+		if _, err := sys.Root.SpawnNamed(node.EchoProps(0, nil), KeyName(0)); err != nil {
 			t.Fatalf("the first key's actor is still there: %v", err)
 		}
 		time.Sleep(time.Minute) // the dead-letter throttle's ticker

@@ -5,7 +5,7 @@
 // answered exactly once and in time, tallies that add up, workers that follow
 // the load, every crash restarted, and no goroutine left after Shutdown.
 //
-// test/load runs it inside `go test` (small in `make test`, big in
+// Its own TestLoad and TestHotKey run it inside `go test` (small in `make test`, big in
 // `make soak`); `tripwire soak` runs it from the command line, and
 // `tripwire serve -soak` shows it on the dashboard (Config.Watch, Live).
 package soak

@@ -15,7 +15,7 @@ import "fmt"
 // per goroutine caller plus AskDepth per asker), plus the jobs of calls that a
 // crash answered before their worker got there (with a crash every few
 // milliseconds, about one more per call in flight). So the slack is twice the
-// calls in flight. Measured in test/load: an excess of at most 5 with 64
+// calls in flight. Measured in TestLoad and TestHotKey: an excess of at most 5 with 64
 // callers on 16 keys and up to 122 with 128 callers on one key (160 calls in
 // flight); with callers that never paused, 272 callers on one key drove
 // Workers() to 277 while no more than 4 invocations ran at once. A leak is

@@ -11,10 +11,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tripwire-go/tripwire/internal/node"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/demo"
 )
 
 // A caller child is the registry side in a process, and a namespace, of
@@ -49,7 +50,7 @@ func runCaller(spec string) int {
 	// Not shut down: this process ends with it, and protoactor's graceful
 	// Remote.Shutdown writes a flag its connection goroutines read without
 	// synchronisation (remote/endpoint_reader.go).
-	if _, err := demo.EnableRemote(sys, s.Listen, keepaliveOptions(s.Keepalive)...); err != nil {
+	if _, err := node.EnableRemote(sys, s.Listen, keepaliveOptions(s.Keepalive)...); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -67,7 +68,7 @@ func runCaller(spec string) int {
 	reg.Subscribe(func(tr tripwire.Transition) {
 		say("T %d %s %s %s", tr.At.UnixNano(), tr.From, tr.To, tr.Reason)
 	})
-	if err := reg.Register("dep", tripwire.ActorTarget(actor.NewPID(s.Node, demo.DependencyName)),
+	if err := reg.Register("dep", tripwire.ActorTarget(actor.NewPID(s.Node, node.Name)),
 		tripwire.Settings{Threshold: s.Threshold, OpenTimeout: s.OpenTimeout, CallTimeout: s.CallTimeout}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

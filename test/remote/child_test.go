@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripwire-go/tripwire/internal/node"
+
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/remote"
 
-	"github.com/tripwire-go/tripwire/internal/demo"
 	"github.com/tripwire-go/tripwire/remotekeepalive"
 )
 
@@ -32,7 +33,7 @@ const (
 // its address, and stop when stdin closes.
 func runChild(listen string) int {
 	latency, _ := time.ParseDuration(os.Getenv(childLatencyEnv))
-	n, err := demo.StartNodeWith(listen, latency, nil, keepaliveOptions(os.Getenv(childKeepaliveEnv) == "1"))
+	n, err := node.StartWith(listen, latency, nil, keepaliveOptions(os.Getenv(childKeepaliveEnv) == "1"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -117,7 +118,7 @@ func keepaliveOptions(on bool) []remote.ConfigOption {
 }
 
 // pid is the child's dependency actor.
-func (c *child) pid() *actor.PID { return actor.NewPID(c.addr, demo.DependencyName) }
+func (c *child) pid() *actor.PID { return actor.NewPID(c.addr, node.Name) }
 
 // kill ends the child at once, as a crashed machine would.
 func (c *child) kill() {

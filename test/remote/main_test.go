@@ -6,17 +6,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripwire-go/tripwire/internal/node"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"go.uber.org/goleak"
-
-	"github.com/tripwire-go/tripwire/internal/demo"
 )
 
 // home is this process's node: the registries of all tests run on it. It
 // is started once, before any other gRPC activity of the process (see
 // child_test.go for why one remote per process).
-var home *demo.Node
+var home *node.Node
 
 // TestMain runs the tests, or, started by a test as a child process, a node.
 func TestMain(m *testing.M) {
@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 		os.Exit(runCaller(spec))
 	}
 	var err error
-	if home, err = demo.StartNode("127.0.0.1:0", 0, debugLog(), actor.WithDeadLetterThrottleInterval(10*time.Millisecond)); err != nil {
+	if home, err = node.Start("127.0.0.1:0", 0, debugLog(), actor.WithDeadLetterThrottleInterval(10*time.Millisecond)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -1,4 +1,4 @@
-package load
+package soak_test
 
 import (
 	"testing"
