@@ -33,7 +33,7 @@ etcd:
 
 # Silent partitions of 20 s and 60 s between a registry and its remote
 # target's node, without and with gRPC keepalive (about 5 minutes): the
-# figures of docs/beyond-one-machine-measured.md. make test runs 20 s with
+# figures of docs/beyond-one-machine.md (Measured). make test runs 20 s with
 # keepalive, and requires the close within OpenTimeout + 3 s; here the
 # bound is 2 minutes, since without keepalive the connection stays stuck.
 partition: netns

@@ -15,7 +15,7 @@ import (
 // A function target that starts failing trips the breaker; from then on
 // callers get ErrOpen at once and the function is not called.
 func ExampleRegistry_Call() {
-	reg, err := tripwire.Start(nil)
+	reg, err := tripwire.Start(nil) // nil: Tripwire makes its own actor system
 	if err != nil {
 		panic(err)
 	}

@@ -1,12 +1,17 @@
 package remotekeepalive_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/remote"
+	"go.uber.org/zap"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 
+	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/remotekeepalive"
 )
 
@@ -25,4 +30,21 @@ func ExampleOptions() {
 	// Output:
 	// 3 2
 	// true
+}
+
+// A breaker in front of an actor on another node, over a remote with
+// keepalive. (Compiled, not run: it starts protoactor's remote.)
+func Example_breakerInFrontOfARemoteActor() {
+	ctx, logger := context.Background(), zap.NewNop()
+
+	sys := tripwire.NewActorSystem(logger)
+	keepalive, _ := remotekeepalive.Options(remotekeepalive.Config{})               // ping after 10 s of silence
+	remote.NewRemote(sys, remote.Configure("10.0.0.5", 7070, keepalive...)).Start() // this node: replies come back here
+	reg, _ := tripwire.Start(sys, tripwire.WithLogger(logger))
+
+	pid := actor.NewPID("10.0.0.7:7070", "weather") // a name: found again after the node restarts
+	_ = reg.Register("weather", tripwire.ActorTarget(pid), tripwire.Settings{})
+
+	v, err := tripwire.CallAs[*wrapperspb.StringValue](ctx, reg, "weather", wrapperspb.String("paris"))
+	fmt.Println(v, err)
 }

@@ -1,7 +1,10 @@
-// Command tripwire shows a Tripwire circuit breaker at work.
+// Command tripwire shows Tripwire's circuit breakers at work.
 //
-//	tripwire demo [flags]   drive a built-in dependency through breakers
-//	tripwire help           list the commands
+//	tripwire demo [flags]   drive a built-in misbehaving dependency through breakers
+//	tripwire soak [flags]   the load-and-chaos test; exit 1 if an invariant breaks
+//	tripwire serve [flags]  a live dashboard of breakers (JSON API, events, /metrics)
+//	tripwire node [flags]   the demo's dependency as a remote actor, for demo -remote
+//	tripwire help [CMD]     list the commands, or explain one
 //	tripwire CMD -h         explain every flag of CMD
 package main
 
