@@ -28,14 +28,25 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 	if ctx.Err() != nil {
 		return nil, contextError(ctx)
 	}
-	var start time.Time
 	e, ok := r.keys.Load(key)
 	if !ok || r.closed.Load() {
-		start = time.Now()
-		var err error
-		if e, err = r.resolve(ctx, key, start.Add(DefaultCallTimeout)); err != nil {
-			return nil, err
-		}
+		return r.callUnknown(ctx, key, msg)
+	}
+	if oe := e.Cell().Rejection(); oe != nil {
+		r.calls.Rejected(ctx, key)
+		return nil, oe
+	}
+	return r.admitted(ctx, e, msg, time.Time{})
+}
+
+// callUnknown is Call for a key that is not in the table: unknown, made by
+// the factory now, or the registry is shut down. The call's deadline counts
+// from now, factory included.
+func (r *Registry) callUnknown(ctx context.Context, key string, msg any) (any, error) {
+	start := time.Now()
+	e, err := r.resolve(ctx, key, start.Add(DefaultCallTimeout))
+	if err != nil {
+		return nil, err
 	}
 	if oe := e.Cell().Rejection(); oe != nil {
 		r.calls.Rejected(ctx, key)

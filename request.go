@@ -30,7 +30,8 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 		if r.factory == nil || !errors.Is(err, ErrUnknownKey) {
 			return err
 		}
-		return r.request(self, key, msg, func() (any, error) { return r.create(key, msg) })
+		// Not yet made: the factory runs off the actor's goroutine.
+		return r.request(self, key, msg, func() (any, error) { return r.callUnknown(context.Background(), key, msg) })
 	}
 	if err := r.checkMessage(&e.Config.Target, msg); err != nil {
 		return err
@@ -68,22 +69,6 @@ func (r *Registry) request(self *actor.PID, key string, msg any, call func() (an
 		r.sys.Root.Send(self, &Reply{Key: key, Request: msg, Value: v, Err: err})
 	}()
 	return nil
-}
-
-// create is a request to a key the factory has yet to make: it waits for
-// the factory as Call does, then calls the key.
-func (r *Registry) create(key string, msg any) (any, error) {
-	ctx := context.Background()
-	start := time.Now()
-	e, err := r.resolve(ctx, key, start.Add(DefaultCallTimeout))
-	if err != nil {
-		return nil, err
-	}
-	if oe := e.Cell().Rejection(); oe != nil {
-		r.observeRejection(e)
-		return nil, oe
-	}
-	return r.admitted(ctx, e, msg, start)
 }
 
 // reject answers a request at once, as the breaker would have.
