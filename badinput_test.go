@@ -26,6 +26,13 @@ type badFixture struct {
 	echoCalls atomic.Int64
 	echo      *actor.PID
 	requester *actor.PID
+	made      atomic.Int64 // runs of factory
+}
+
+// factory is the Factory bad CallWith cases pass; it must never run.
+func (f *badFixture) factory(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
+	f.made.Add(1)
+	return f.fn.target(), tripwire.Settings{}, nil
 }
 
 // requestCmd asks the requester actor to call Request from inside its turn.
@@ -117,10 +124,18 @@ func keyCases(label, key string, want error) []badCase {
 		{"Snapshot", func(f *badFixture, k string) error { _, err := f.reg.Snapshot(k); return err }},
 		{"Unregister", func(f *badFixture, k string) error { return f.reg.Unregister(k) }},
 		{"Crash", func(f *badFixture, k string) error { return f.reg.Crash(k) }},
+		{"ForceOpen", func(f *badFixture, k string) error { return f.reg.ForceOpen(k) }},
+		{"ForceClose", func(f *badFixture, k string) error { return f.reg.ForceClose(k) }},
+		{"Reset", func(f *badFixture, k string) error { return f.reg.Reset(k) }},
+		{"ProbeNow", func(f *badFixture, k string) error { return f.reg.ProbeNow(k) }},
+		{"CallWith", func(f *badFixture, k string) error {
+			_, err := f.reg.CallWith(context.Background(), k, "x", f.factory)
+			return err
+		}},
 	}
 	var cases []badCase
 	for _, op := range ops {
-		if op.name == "Register" && errors.Is(want, tripwire.ErrUnknownKey) {
+		if (op.name == "Register" || op.name == "CallWith") && errors.Is(want, tripwire.ErrUnknownKey) {
 			continue // registering an unknown key is the normal case
 		}
 		cases = append(cases, badCase{
@@ -210,6 +225,12 @@ func badInputCases() []badCase {
 			do: func(f *badFixture) error { _, err := tripwire.Start(f.sys, tripwire.WithLogger(nil)); return err }},
 		{name: "Start with a nil Option", want: tripwire.ErrInvalidOption,
 			do: func(f *badFixture) error { _, err := tripwire.Start(f.sys, nil); return err }},
+		{name: "CallWith with a nil Factory", want: tripwire.ErrInvalidOption,
+			do: func(f *badFixture) error { _, err := f.reg.CallWith(context.Background(), "new", "x", nil); return err }},
+		{name: "CallWith with a nil context", want: tripwire.ErrNilContext,
+			do: func(f *badFixture) error { _, err := f.reg.CallWith(nil, "new", "x", f.factory); return err }}, //nolint:staticcheck // the bad input under test
+		{name: "CallWith with a cancelled context", want: context.Canceled,
+			do: func(f *badFixture) error { _, err := f.reg.CallWith(cancelled, "new", "x", f.factory); return err }},
 		{name: "Shutdown with a nil context", want: tripwire.ErrNilContext,
 			do: func(f *badFixture) error { return f.reg.Shutdown(nil) }}, //nolint:staticcheck // the bad input under test
 	}...)
@@ -226,6 +247,11 @@ func badInputCases() []badCase {
 		{name: "State", do: func(f *badFixture) error { _, err := f.reg.State("fn"); return err }},
 		{name: "Snapshot", do: func(f *badFixture) error { _, err := f.reg.Snapshot("fn"); return err }},
 		{name: "Crash", do: func(f *badFixture) error { return f.reg.Crash("fn") }},
+		{name: "ProbeNow", do: func(f *badFixture) error { return f.reg.ProbeNow("fn") }},
+		{name: "CallWith", do: func(f *badFixture) error {
+			_, err := f.reg.CallWith(context.Background(), "new", "x", f.factory)
+			return err
+		}},
 	} {
 		c.name += " after Shutdown"
 		c.afterShutdown, c.want = true, tripwire.ErrShutdown
@@ -255,6 +281,7 @@ func TestBadInput(t *testing.T) {
 				require.ErrorIs(t, err, tc.want)
 				require.Zero(t, f.fn.calls.Load(), "function target called")
 				require.Zero(t, f.echoCalls.Load(), "actor target called")
+				require.Zero(t, f.made.Load(), "factory run")
 				if tc.afterShutdown {
 					require.Empty(t, f.reg.Keys())
 					return

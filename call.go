@@ -2,6 +2,7 @@ package tripwire
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
@@ -39,12 +40,42 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 	return r.admitted(ctx, e, msg, time.Time{})
 }
 
+// CallWith is Call for a key that f makes if it does not exist yet —
+// exactly once per key, however many callers arrive at once, as with
+// WithFactory (which it overrides for this call): adapters such as an HTTP
+// client's make their breakers this way, one per host. f must be non-nil.
+func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory) (any, error) {
+	if f == nil {
+		return nil, fmt.Errorf("%w: CallWith with a nil Factory", ErrInvalidOption)
+	}
+	if ctx == nil {
+		return nil, ErrNilContext
+	}
+	if ctx.Err() != nil {
+		return nil, contextError(ctx)
+	}
+	e, ok := r.keys.Load(key)
+	if !ok || r.closed.Load() {
+		return r.callUnknownWith(ctx, key, msg, f)
+	}
+	if oe := e.Cell().Rejection(); oe != nil {
+		r.calls.Rejected(ctx, key)
+		return nil, oe
+	}
+	return r.admitted(ctx, e, msg, time.Time{})
+}
+
 // callUnknown is Call for a key that is not in the table: unknown, made by
 // the factory now, or the registry is shut down. The call's deadline counts
 // from now, factory included.
 func (r *Registry) callUnknown(ctx context.Context, key string, msg any) (any, error) {
+	return r.callUnknownWith(ctx, key, msg, r.factory)
+}
+
+// callUnknownWith is callUnknown with the factory f (nil: none).
+func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f Factory) (any, error) {
 	start := time.Now()
-	e, err := r.resolve(ctx, key, start.Add(DefaultCallTimeout))
+	e, err := r.resolve(ctx, key, f, start.Add(DefaultCallTimeout))
 	if err != nil {
 		return nil, err
 	}

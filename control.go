@@ -18,6 +18,13 @@ func (r *Registry) ForceClose(key string) error { return r.control(key, state.Fo
 // Reason "reset".
 func (r *Registry) Reset(key string) error { return r.control(key, state.Reset) }
 
+// ProbeNow half-opens key's open circuit now, without waiting for its
+// recovery timer: the next calls are its probes. It is for whoever knows
+// the dependency may be back before the timer does (a cluster moved the
+// grain elsewhere, an operator). A circuit that is not open, or is forced
+// open, is left as it is. Reason "probe_now".
+func (r *Registry) ProbeNow(key string) error { return r.control(key, state.ProbeNow) }
+
 func (r *Registry) control(key string, ev state.EventKind) error {
 	e, err := r.lookup(key)
 	if err != nil {

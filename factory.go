@@ -55,12 +55,12 @@ type flight struct {
 // resolve finds key's entry, creating it through the factory if there is
 // one. A caller waits for the factory until deadline (zero: no bound but its
 // context), its context ends, or the registry shuts down.
-func (r *Registry) resolve(ctx context.Context, key string, deadline time.Time) (*registry.Entry, error) {
+func (r *Registry) resolve(ctx context.Context, key string, mk Factory, deadline time.Time) (*registry.Entry, error) {
 	e, err := r.lookup(key)
-	if err == nil || r.factory == nil || !errors.Is(err, ErrUnknownKey) {
+	if err == nil || mk == nil || !errors.Is(err, ErrUnknownKey) {
 		return e, err
 	}
-	f, e, err := r.join(ctx, key)
+	f, e, err := r.join(ctx, key, mk)
 	if f == nil {
 		return e, err
 	}
@@ -93,7 +93,7 @@ func (r *Registry) resolve(ctx context.Context, key string, deadline time.Time) 
 // returns the entry instead if the key was created meanwhile. The key is
 // looked up again under the flights lock: a flight is removed only after its
 // key is registered, so no second flight can start for a key just made.
-func (r *Registry) join(ctx context.Context, key string) (*flight, *registry.Entry, error) {
+func (r *Registry) join(ctx context.Context, key string, mk Factory) (*flight, *registry.Entry, error) {
 	r.flights.mu.Lock()
 	defer r.flights.mu.Unlock()
 	if r.closed.Load() {
@@ -112,7 +112,7 @@ func (r *Registry) join(ctx context.Context, key string) (*flight, *registry.Ent
 		f = &flight{done: make(chan struct{}), cancel: cancel}
 		r.flights.m[key] = f
 		r.flights.wg.Add(1)
-		go r.fly(fctx, key, f)
+		go r.fly(fctx, key, mk, f)
 	}
 	f.waiters++
 	return f, nil, nil
@@ -120,9 +120,9 @@ func (r *Registry) join(ctx context.Context, key string) (*flight, *registry.Ent
 
 // fly runs the factory for key and registers what it made, then ends the
 // flight.
-func (r *Registry) fly(ctx context.Context, key string, f *flight) {
+func (r *Registry) fly(ctx context.Context, key string, mk Factory, f *flight) {
 	defer r.flights.wg.Done()
-	err := r.build(ctx, key)
+	err := r.build(ctx, key, mk)
 	r.flights.mu.Lock()
 	delete(r.flights.m, key)
 	f.err = err
@@ -142,13 +142,13 @@ func (r *Registry) leave(f *flight) {
 }
 
 // build runs the factory for key and registers what it made.
-func (r *Registry) build(ctx context.Context, key string) (err error) {
+func (r *Registry) build(ctx context.Context, key string, mk Factory) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("tripwire: factory for %q panicked: %v", key, p)
 		}
 	}()
-	t, s, err := r.factory(ctx, key)
+	t, s, err := mk(ctx, key)
 	if err != nil {
 		return fmt.Errorf("tripwire: factory for %q: %w", key, err)
 	}

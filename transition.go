@@ -23,6 +23,7 @@ const (
 	ReasonForcedClosed   = state.ReasonForcedClosed
 	ReasonReset          = state.ReasonReset
 	ReasonUpdated        = state.ReasonUpdated
+	ReasonProbeNow       = state.ReasonProbeNow
 )
 
 // Subscribe calls fn with every later transition of every key, in the order

@@ -221,7 +221,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 		return
 	}
 	c.ask = &c.asker
-	c.ask.Start(b.cfg.Pool, &b.sender, b.cfg.Target.PID, c.Msg, c, b.rules.Classify)
+	c.ask.Start(b.cfg.Pool, &b.sender, b.cfg.Target.PID, c.Msg, c.Deadline, c, b.rules.Classify)
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {

@@ -85,6 +85,12 @@ func (c *Circuit) Apply(ev Event, now time.Time, fx []Effect) []Effect {
 		}
 		c.Probes, c.Passed = 0, 0
 		return c.moveTo(HalfOpen, ReasonOpenTimeout, fx)
+	case ProbeNow:
+		if c.State != Open || c.Forced == ForcedOpen {
+			return fx
+		}
+		c.Probes, c.Passed = 0, 0
+		return c.moveTo(HalfOpen, ReasonProbeNow, fx) // the armed timer is stale from now
 	case Succeeded, Failed, Ignored:
 		if ev.Gen != c.Gen {
 			return fx // outcome of a call admitted before the last transition

@@ -28,6 +28,11 @@ const (
 	Reset
 	// TargetDown opens the circuit at once: the target is known to be dead.
 	TargetDown
+	// ProbeNow half-opens an open circuit at once, as if its recovery timer
+	// had fired: something outside knows the dependency may be back (a
+	// cluster moved the grain, an operator). A forced-open circuit, or one
+	// not open, is left as it is.
+	ProbeNow
 )
 
 // Event is one input to Apply. Gen is the generation the call was admitted in

@@ -169,3 +169,34 @@ func TestForceOpenThenForceCloseThenForceOpen(t *testing.T) {
 	require.Equal(t, ForcedOpen, c.Forced)
 	require.Equal(t, Open, c.State)
 }
+
+func TestProbeNowHalfOpensAnOpenCircuitAtOnce(t *testing.T) {
+	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := Settings{Threshold: 1, OpenTimeout: time.Minute}
+	// Given a circuit opened by a failure, its recovery timer a minute away
+	c := New(s, 7)
+	c, fx := applyTo(c, Event{Kind: Admit}, now, nil)
+	c, fx = applyTo(c, Event{Kind: Failed, Gen: fx[0].Gen}, now, fx[:0])
+	timer := fx[len(fx)-1].Gen
+	// When it is told to probe now
+	c, fx = applyTo(c, Event{Kind: ProbeNow}, now.Add(time.Second), fx[:0])
+	// Then it is half-open, and says why
+	require.Equal(t, HalfOpen, c.State)
+	require.Equal(t, []Effect{{Kind: Moved, Gen: c.Gen, From: Open, To: HalfOpen, Reason: ReasonProbeNow}}, fx)
+	// and its old timer changes nothing when it fires
+	after, fx := applyTo(c, Event{Kind: TimerFired, Gen: timer}, now.Add(time.Minute), fx[:0])
+	require.Equal(t, c, after)
+	require.Empty(t, fx)
+	// and a closed, a half-open or a forced-open circuit is left as it is
+	for _, start := range []Circuit{New(s, 7), c, forcedOpen(s)} {
+		got, fx := applyTo(start, Event{Kind: ProbeNow}, now, nil)
+		require.Equal(t, start, got)
+		require.Empty(t, fx)
+	}
+}
+
+func forcedOpen(s Settings) Circuit {
+	c := New(s, 7)
+	c.Apply(Event{Kind: ForceOpen}, time.Time{}, nil)
+	return c
+}

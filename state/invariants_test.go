@@ -64,6 +64,8 @@ func reasonOK(before Circuit, ev Event, e Effect) bool {
 		return e.From != Open && e.To == Open && e.Reason == ReasonTargetDown
 	case ev.Kind == TimerFired:
 		return e.From == Open && e.To == HalfOpen && e.Reason == ReasonOpenTimeout
+	case ev.Kind == ProbeNow:
+		return e.From == Open && e.To == HalfOpen && e.Reason == ReasonProbeNow
 	case e.From == Closed && e.To == Open && windowed(s) && ev.Kind != Ignored:
 		// a window is checked after every outcome: a success that brings the
 		// calls to MinCalls can trip it
@@ -135,6 +137,9 @@ func checkStep(before Circuit, ev Event, now time.Time, after Circuit, fx []Effe
 		may = must
 	case TimerFired:
 		may = ev.Gen == before.Gen && before.State == Open && before.Forced != ForcedOpen
+		must = may
+	case ProbeNow:
+		may = before.State == Open && before.Forced != ForcedOpen
 		must = may
 	case Succeeded, Failed:
 		// Only a current outcome trips, and only the outcome of a probe

@@ -159,6 +159,11 @@ func (m *model) apply(ev Event, now time.Time) []Effect {
 			return []Effect{m.move(HalfOpen, ReasonOpenTimeout)}
 		}
 		return nil
+	case ProbeNow:
+		if m.state == Open && m.forced != ForcedOpen {
+			return []Effect{m.move(HalfOpen, ReasonProbeNow)}
+		}
+		return nil
 	case Succeeded, Failed, Ignored:
 	default:
 		return nil

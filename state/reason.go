@@ -16,6 +16,7 @@ const (
 	ReasonReset          = "reset"           // -> closed, counts cleared
 	ReasonUpdated        = "updated"         // unchanged state: the breaker got new settings
 	ReasonRestarted      = "restarted"       // -> closed: the breaker crashed and restarted
+	ReasonProbeNow       = "probe_now"       // open -> half_open before the timer: told the dependency may be back
 )
 
 // Manual reports whether reason is an operator's action (ForceOpen,

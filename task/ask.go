@@ -2,7 +2,9 @@ package task
 
 import (
 	"fmt"
+	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -19,6 +21,7 @@ type Ask struct {
 	self     *actor.PID // the sender of the request: the router, with our RequestId
 	courier  Courier    // carries the reply back; the Completion's Token
 	classify Classifier
+	deadline time.Time // the call's, sent in the DeadlineHeader
 	done     atomic.Bool
 	reply    any         // the target's reply, kept by receive
 	failed   *Completion // set by fail: the outcome without a reply
@@ -35,19 +38,20 @@ type Courier interface {
 }
 
 // NewAsk sends msg to target with p's Router address and a fresh RequestId
-// as its sender, through s. The reply goes to courier. It never blocks;
+// as its sender, through s, and the call's deadline (if not zero) in the
+// envelope's DeadlineHeader. The reply goes to courier. It never blocks;
 // sending to a target that cannot take the message reports ErrTargetDown.
-func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, courier Courier, classify Classifier) *Ask {
+func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, courier Courier, classify Classifier) *Ask {
 	a := &Ask{}
-	a.Start(p, s, target, msg, courier, classify)
+	a.Start(p, s, target, msg, deadline, courier, classify)
 	return a
 }
 
 // Start is NewAsk for an Ask that lives inside another value (a breaker's
 // call), saving its allocation. An Ask is started once.
-func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, courier Courier, classify Classifier) {
+func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, courier Courier, classify Classifier) {
 	r := p.replies
-	a.sys, a.router, a.courier, a.classify = r.sys, r, courier, classify
+	a.sys, a.router, a.courier, a.classify, a.deadline = r.sys, r, courier, classify, deadline
 	// The system's address now: remote may have started after the router.
 	// A PID of its own, not one kept in the Ask: a target may keep the
 	// sender and answer again later, and that late answer must still name
@@ -66,7 +70,11 @@ func (a *Ask) deliver(proc actor.Process, target *actor.PID, msg any) {
 			a.fail(fmt.Errorf("%w: send failed: %v", errs.ErrTargetDown, r))
 		}
 	}()
-	proc.SendUserMessage(target, &actor.MessageEnvelope{Message: msg, Sender: a.self})
+	env := &actor.MessageEnvelope{Message: msg, Sender: a.self}
+	if !a.deadline.IsZero() {
+		env.Header = map[string]string{DeadlineHeader: strconv.FormatInt(a.deadline.UnixNano(), 10)}
+	}
+	proc.SendUserMessage(target, env)
 }
 
 // Abandon drops the ask without reporting: a late reply is ignored. It

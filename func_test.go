@@ -1,0 +1,49 @@
+package tripwire_test
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+type lookup struct{ ID string }
+
+func TestFuncRefusesTheWrongMessageBeforeTheTarget(t *testing.T) {
+	// Given a typed function target with threshold 1
+	reg, _ := start(t)
+	var calls atomic.Int64
+	target := tripwire.Func(func(_ context.Context, req lookup) (string, error) {
+		calls.Add(1)
+		return strings.ToUpper(req.ID), nil
+	})
+	require.NoError(t, reg.Register("users", target, tripwire.Settings{Threshold: 1}))
+
+	// When it is called with a message of another type
+	_, err := reg.Call(context.Background(), "users", "u1")
+
+	// Then the call is refused, the function never runs and the circuit
+	// stays closed
+	require.ErrorIs(t, err, tripwire.ErrInvalidMessage)
+	require.Contains(t, err.Error(), "tripwire_test.lookup")
+	require.Zero(t, calls.Load())
+	s, err := reg.Snapshot("users")
+	require.NoError(t, err)
+	require.Equal(t, tripwire.Closed, s.State)
+
+	// and a message of the right type is answered, typed
+	v, err := tripwire.CallAs[string](context.Background(), reg, "users", lookup{ID: "u1"})
+	require.NoError(t, err)
+	require.Equal(t, "U1", v)
+}
+
+func TestFuncNilIsAnInvalidTarget(t *testing.T) {
+	reg, _ := start(t)
+	err := reg.Register("users", tripwire.Func[lookup, string](nil), tripwire.Settings{})
+	require.ErrorIs(t, err, tripwire.ErrInvalidTarget)
+	require.Empty(t, reg.Keys())
+}
