@@ -1,91 +1,48 @@
 package registry
 
 import (
-	"maps"
 	"slices"
-	"sync"
-	"sync/atomic"
+
+	"github.com/tripwire-go/tripwire/internal/keymap"
 )
 
-// Table is the key -> Entry map. Readers load an immutable map through
-// one atomic pointer: no lock, no allocation, no interface hashing on the
-// call path. Writers (the supervisor, and Shutdown) copy it under a mutex,
-// which makes a write O(keys); registration is rare next to calls.
+// Table is the key -> Entry map. Reads (the call path) take no lock and
+// allocate nothing; writes (the supervisor, and Shutdown) are O(1)
+// amortized, so keys made on demand by the million cost the same each.
+// Its zero value is an empty table.
 type Table struct {
-	mu sync.Mutex
-	m  atomic.Pointer[map[string]*Entry]
-}
-
-func (r *Table) load() map[string]*Entry {
-	if p := r.m.Load(); p != nil {
-		return *p
-	}
-	return nil
+	m keymap.Map[Entry]
 }
 
 // Load returns the entry for key.
-func (r *Table) Load(key string) (*Entry, bool) {
-	e, ok := r.load()[key]
-	return e, ok
-}
+func (r *Table) Load(key string) (*Entry, bool) { return r.m.Load(key) }
 
 // Insert adds e unless its key is taken; it reports whether it was added.
-func (r *Table) Insert(e *Entry) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	old := r.load()
-	if _, taken := old[e.Key]; taken {
-		return false
-	}
-	next := make(map[string]*Entry, len(old)+1)
-	maps.Copy(next, old)
-	next[e.Key] = e
-	r.m.Store(&next)
-	return true
-}
+func (r *Table) Insert(e *Entry) bool { return r.m.Insert(e.Key, e) }
 
 // Delete removes key and returns the entry it held.
-func (r *Table) Delete(key string) (*Entry, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	old := r.load()
-	e, ok := old[key]
-	if !ok {
-		return nil, false
-	}
-	// A map of the size it has now: a clone would keep the buckets of the
-	// largest the map ever was.
-	next := make(map[string]*Entry, len(old)-1)
-	for k, v := range old {
-		if k != key {
-			next[k] = v
-		}
-	}
-	r.m.Store(&next)
-	return e, true
-}
+func (r *Table) Delete(key string) (*Entry, bool) { return r.m.Delete(key) }
 
-// Range calls fn for every entry until fn returns false. It sees the keys
-// registered when it starts.
+// Range calls fn for every entry until fn returns false. A key registered
+// for all of Range is seen once; one registered or removed meanwhile may
+// or may not be.
 func (r *Table) Range(fn func(*Entry) bool) {
-	for _, e := range r.load() {
-		if !fn(e) {
-			return
-		}
-	}
+	r.m.Range(func(_ string, e *Entry) bool { return fn(e) })
 }
 
 // Keys returns the registered keys, sorted.
 func (r *Table) Keys() []string {
-	return slices.Sorted(maps.Keys(r.load()))
+	keys := make([]string, 0, r.m.Len())
+	r.m.Range(func(k string, _ *Entry) bool {
+		keys = append(keys, k)
+		return true
+	})
+	slices.Sort(keys)
+	return keys
 }
 
 // Len is the number of keys.
-func (r *Table) Len() int { return len(r.load()) }
+func (r *Table) Len() int { return r.m.Len() }
 
 // Clear removes every key.
-func (r *Table) Clear() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.m.Store(nil)
-}
+func (r *Table) Clear() { r.m.Clear() }
