@@ -14,9 +14,10 @@ const (
 	ForcedClosed
 )
 
-// Circuit is the whole state of one breaker. It is a value (its failure-rate
-// window too): a copy is a snapshot, and Apply changes only the circuit it
-// is called on.
+// Circuit is the whole state of one breaker. Apply changes only the circuit
+// it is called on, but a plain copy shares the failure-rate window, which is
+// kept apart so that a breaker without one pays nothing for it: use Clone
+// for a snapshot that later events leave alone.
 type Circuit struct {
 	Settings Settings
 	State    State
@@ -35,12 +36,18 @@ type Circuit struct {
 	Reopens int
 	Forced  Force
 
-	window window
+	window *window // nil until a failure-rate policy records an outcome
 }
 
 // New returns a closed circuit with no failures in the given incarnation.
 func New(s Settings, incarnation uint64) Circuit {
 	return Circuit{Settings: s, State: Closed, Gen: Gen{Incarnation: incarnation}}
+}
+
+// Clone returns a copy of c that shares nothing with it.
+func (c Circuit) Clone() Circuit {
+	c.window = c.window.clone()
+	return c
 }
 
 // Rejecting reports whether an Admit now would be rejected.
@@ -67,7 +74,7 @@ func (c *Circuit) WindowRate(now time.Time) (calls, fails int) {
 // from the next event.
 func (c *Circuit) Reconfigure(s Settings) {
 	if !s.Window.sameShape(c.Settings.Window) {
-		c.window = window{}
+		c.window = nil
 	}
 	c.Settings = s
 }
@@ -175,6 +182,9 @@ func (c *Circuit) recordClosed(kind EventKind, r float64, now time.Time, fx []Ef
 	}
 	w := c.Settings.Window
 	if w.Count() || w.Timed() {
+		if c.window == nil {
+			c.window = newWindow(w)
+		}
 		c.window.record(w, failed, now)
 		if c.Forced == NotForced && c.window.tripped(w, now) {
 			c.Reopens = 0
@@ -201,7 +211,7 @@ func (c *Circuit) trip(now time.Time, r float64, reason string, fx []Effect) []E
 
 func (c *Circuit) close(reason string, fx []Effect) []Effect {
 	c.OpenedAt, c.RetryAt = time.Time{}, time.Time{}
-	c.window = window{}
+	c.window = nil
 	return c.moveTo(Closed, reason, fx)
 }
 

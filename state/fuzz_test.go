@@ -92,7 +92,7 @@ func FuzzStep(f *testing.F) {
 			case 5:
 				ev.Gen = Gen{inc + 1, g.Seq}
 			}
-			before := c
+			before := c.Clone()
 			c, fx = applyTo(c, ev, now, fx[:0])
 			if err := checkStep(before, ev, now, c, fx); err != nil {
 				t.Fatalf("%+v at %v: %v\n%+v\n%s -> %s\n%+v", ev, now.Sub(t0), err, s, short(before), short(c), fx)

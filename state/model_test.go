@@ -2,6 +2,7 @@ package state
 
 import (
 	"math"
+	"reflect"
 	"testing"
 	"time"
 
@@ -221,7 +222,7 @@ type harness struct {
 }
 
 func (h *harness) step(ev Event, what string) {
-	before := h.c
+	before := h.c.Clone()
 	want := h.m.apply(ev, h.now)
 	var fx []Effect
 	h.c, fx = applyTo(h.c, ev, h.now, h.fx[:0])
@@ -249,7 +250,7 @@ func (h *harness) step(ev Event, what string) {
 		h.seen["probe-passed-not-last"]++
 	}
 	h.tried[what]++
-	if h.c != before || len(fx) > 0 {
+	if !reflect.DeepEqual(h.c, before) || len(fx) > 0 {
 		h.seen[what]++
 	}
 }

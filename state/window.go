@@ -5,16 +5,36 @@ import (
 	"time"
 )
 
-// window records recent outcomes for a failure-rate policy. It is a value
-// (fixed arrays), so a Circuit stays a value.
+// window records recent outcomes for a failure-rate policy, sized to it: a
+// circuit without a failure-rate policy has none, and one with a window of
+// 20 calls keeps 20 bits, not the largest window's.
 type window struct {
 	// count window: a ring of outcome bits, 1 = failure
-	bits  [MaxWindowSize / 64]uint64
+	bits  []uint64
 	pos   int
 	calls int
 	fails int
 	// time window: a ring of buckets, each the calls of one epoch
-	buckets [MaxWindowBuckets]bucket
+	buckets []bucket
+}
+
+// newWindow returns an empty window for w (a count or a time window).
+func newWindow(w Window) *window {
+	if w.Count() {
+		return &window{bits: make([]uint64, (w.Size+63)/64)}
+	}
+	return &window{buckets: make([]bucket, w.Buckets)}
+}
+
+// clone returns a copy of win that shares nothing with it.
+func (win *window) clone() *window {
+	if win == nil {
+		return nil
+	}
+	c := *win
+	c.bits = append([]uint64(nil), win.bits...)
+	c.buckets = append([]bucket(nil), win.buckets...)
+	return &c
 }
 
 type bucket struct {
@@ -73,6 +93,8 @@ func (win *window) recordTime(w Window, failed bool, now time.Time) {
 // rate returns the calls and failures the window holds at now.
 func (win *window) rate(w Window, now time.Time) (calls, fails int) {
 	switch {
+	case win == nil:
+		return 0, 0
 	case w.Count():
 		return win.calls, win.fails
 	case !w.Timed():

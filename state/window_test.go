@@ -51,7 +51,7 @@ func TestCountWindow(t *testing.T) {
 			c := New(windowSettings(tt.w), 7)
 			// When the outcomes arrive one by one
 			for i, r := range tt.pattern {
-				before := c
+				before := c.Clone()
 				var fx []Effect
 				c, fx = feed(t, c, t0, string(r))
 				// Then it stays closed, with these counts, until the
