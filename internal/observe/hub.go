@@ -39,9 +39,7 @@ type Hub struct {
 }
 
 type item struct {
-	t          state.Transition
-	restart    bool
-	panicValue any
+	t state.Transition
 }
 
 var _ tactor.Listener = (*Hub)(nil)
@@ -60,10 +58,10 @@ func NewHub(sys *actor.ActorSystem, log *zap.Logger, metrics *Metrics, tracer tr
 // Transitioned queues t for delivery.
 func (h *Hub) Transitioned(t state.Transition) { h.push(item{t: t}) }
 
-// Restarted queues a breaker restart for the restarts metric.
-func (h *Hub) Restarted(key string, panicValue any) {
-	h.push(item{t: state.Transition{Key: key}, restart: true, panicValue: panicValue})
-}
+// Restarted counts a breaker restart in the restarts metric, at once: a
+// program that crashed a breaker (Registry.Crash) and got it back reads it
+// counted.
+func (h *Hub) Restarted(key string, _ any) { h.restarted(key) }
 
 func (h *Hub) push(it item) {
 	h.mu.Lock()
@@ -102,11 +100,7 @@ func (h *Hub) drain() {
 			return
 		}
 		for _, it := range batch {
-			if it.restart {
-				h.restarted(it.t.Key)
-			} else {
-				h.deliver(it.t)
-			}
+			h.deliver(it.t)
 		}
 	}
 }
