@@ -33,7 +33,7 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 	if !ok || r.closed.Load() {
 		return r.callUnknown(ctx, key, msg)
 	}
-	if oe := e.Cell().Rejection(); oe != nil {
+	if oe := e.Cell.Rejection(); oe != nil {
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
@@ -58,7 +58,7 @@ func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory)
 	if !ok || r.closed.Load() {
 		return r.callUnknownWith(ctx, key, msg, f)
 	}
-	if oe := e.Cell().Rejection(); oe != nil {
+	if oe := e.Cell.Rejection(); oe != nil {
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
@@ -79,7 +79,7 @@ func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f F
 	if err != nil {
 		return nil, err
 	}
-	if oe := e.Cell().Rejection(); oe != nil {
+	if oe := e.Cell.Rejection(); oe != nil {
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
@@ -93,7 +93,7 @@ func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any, sta
 		return nil, err
 	}
 	callTimeout, max := e.Config.Limits()
-	if !e.Cell().Admit(max) {
+	if !e.Cell.Admit(max) {
 		r.calls.Rejected(ctx, e.Key)
 		return nil, ErrOverloaded
 	}
@@ -114,7 +114,7 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 		deadline = d
 	}
 	ctx, span := r.calls.Start(ctx, e.Key, start)
-	v, err := r.caller.Do(ctx, e.Mailbox, e.Cell(), max, msg, deadline, now)
+	v, err := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now)
 	r.calls.Finish(ctx, e.Key, span, start, err)
 	return v, err
 }

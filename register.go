@@ -27,21 +27,8 @@ func (r *Registry) Register(key string, target Target, s Settings) error {
 	if r.closed.Load() {
 		return ErrShutdown
 	}
-	cfg := &tactor.Config{
-		Key:         key,
-		Circuit:     s.circuit(),
-		CallTimeout: s.CallTimeout,
-		Target:      tactor.Callee{Func: spec.fn, PID: spec.pid, Check: spec.check},
-		Classify:    s.classifier(),
-		MaxInFlight: s.MaxInFlight,
-		WatchTarget: spec.pid != nil && !s.IgnoreTargetDown,
-		IdleTimeout: s.IdleTimeout,
-		Cell:        tactor.NewCell(),
-		Pool:        r.pool,
-		Logger:      r.log,
-		Listener:    r.hub,
-	}
-	e := registry.NewEntry(cfg)
+	callee := tactor.Callee{Func: spec.fn, PID: spec.pid, Check: spec.check}
+	e := registry.NewEntry(key, callee, r.rules.rules(s, spec.pid != nil && !s.IgnoreTargetDown), r.shared)
 	reply := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Register{Entry: e, Reply: reply})
 	return r.await(reply)

@@ -24,6 +24,8 @@ type Registry struct {
 	sup    *actor.PID
 	pool   *task.Pool
 	caller *tactor.Caller
+	shared *tactor.Shared // what every key's breakers share
+	rules  rulesCache
 
 	factory Factory // nil without WithFactory
 	flights flights
@@ -51,7 +53,7 @@ func (r *Registry) State(key string) (State, error) {
 	if err != nil {
 		return Closed, err
 	}
-	return e.Cell().State(), nil
+	return e.Cell.State(), nil
 }
 
 // lookup resolves key; it is on every call's path.
@@ -72,7 +74,7 @@ func (r *Registry) lookup(key string) (*registry.Entry, error) {
 // states reports every key's published state, for the tripwire.state gauge.
 func (r *Registry) states(yield func(string, State)) {
 	r.keys.Range(func(e *registry.Entry) bool {
-		yield(e.Key, e.Cell().State())
+		yield(e.Key, e.Cell.State())
 		return true
 	})
 }

@@ -36,12 +36,12 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 	if err := r.checkMessage(&e.Config.Target, msg); err != nil {
 		return err
 	}
-	if oe := e.Cell().Rejection(); oe != nil {
+	if oe := e.Cell.Rejection(); oe != nil {
 		r.reject(e, self, msg, oe)
 		return nil
 	}
 	callTimeout, max := e.Config.Limits()
-	if !e.Cell().Admit(max) {
+	if !e.Cell.Admit(max) {
 		r.reject(e, self, msg, ErrOverloaded)
 		return nil
 	}
@@ -49,7 +49,7 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 		return r.forward(context.Background(), e, msg, callTimeout, max, time.Time{})
 	})
 	if err != nil {
-		e.Cell().Done(max)
+		e.Cell.Done(max)
 	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/supervisor"
 )
 
 // Shutdown stops every breaker, worker and timer of the registry. Calls in
@@ -41,9 +42,11 @@ func (r *Registry) Shutdown(ctx context.Context) error {
 // teardown is the work of Shutdown, done once; closing r.down ends it.
 func (r *Registry) teardown() {
 	defer close(r.down)
-	err := r.sys.Root.PoisonFuture(r.sup).Wait()
+	drained := make(chan error, 1)
+	r.sys.Root.Send(r.sup, &supervisor.Shutdown{Reply: drained})
+	err := errors.Join(<-drained, r.sys.Root.PoisonFuture(r.sup).Wait())
 	r.keys.Range(func(e *registry.Entry) bool {
-		e.Cell().SettleOrphans(ErrShutdown)
+		e.Cell.SettleOrphans(ErrShutdown)
 		e.Mailbox.Discard(ErrShutdown)
 		return true
 	})

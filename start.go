@@ -41,6 +41,8 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 	}
 	r.calls = observe.NewCalls(r.metrics, tracer)
 	r.hub = observe.NewHub(r.sys, r.log, r.metrics, tracer)
+	r.shared = &tactor.Shared{Pool: r.pool, Logger: r.log.Named("breaker"), Listener: r.hub,
+		Wake: func(c *tactor.Config) { r.sys.Root.Send(r.sup, &supervisor.Wake{Config: c}) }}
 	r.sup, err = r.sys.Root.SpawnNamed(supervisor.New(&r.keys, r.log).Props(),
 		"tripwire-"+r.sys.ProcessRegistry.NextId())
 	if err != nil {

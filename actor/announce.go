@@ -27,29 +27,29 @@ func (b *breaker) announce(e state.Effect, now time.Time) {
 // emit logs t and hands it to the listener.
 func (b *breaker) emit(t state.Transition, gen state.Gen) {
 	b.logTransition(t, gen)
-	if l := b.cfg.Listener; l != nil {
+	if l := b.cfg.Shared.Listener; l != nil {
 		l.Transitioned(t)
 	}
 }
 
 func (b *breaker) logTransition(t state.Transition, gen state.Gen) {
 	fields := []zap.Field{
-		zap.Stringer("from", t.From), zap.Stringer("to", t.To), zap.String("reason", t.Reason),
+		zap.String("key", t.Key), zap.Stringer("from", t.From), zap.Stringer("to", t.To), zap.String("reason", t.Reason),
 		zap.Int("failures", t.Failures), zap.Uint64("generation", gen.Seq),
 	}
 	switch {
 	case state.Manual(t.Reason):
-		b.log.Info(manualMessages[t.Reason], fields...)
+		b.cfg.Shared.Logger.Info(manualMessages[t.Reason], fields...)
 	case t.To == state.Open && t.Fresh:
-		b.log.Warn("circuit opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
+		b.cfg.Shared.Logger.Warn("circuit opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
 	case t.To == state.Open:
-		b.log.Info("circuit re-opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
+		b.cfg.Shared.Logger.Info("circuit re-opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
 	case t.To == state.HalfOpen:
-		b.log.Debug("circuit half-open", fields...)
+		b.cfg.Shared.Logger.Debug("circuit half-open", fields...)
 	case t.Reason == state.ReasonRestarted:
-		b.log.Info("circuit closed", fields...)
+		b.cfg.Shared.Logger.Info("circuit closed", fields...)
 	default:
-		b.log.Info("circuit closed", append(fields, zap.Duration("open_for", t.OpenFor))...)
+		b.cfg.Shared.Logger.Info("circuit closed", append(fields, zap.Duration("open_for", t.OpenFor))...)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"go.uber.org/zap"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/state"
@@ -16,13 +15,12 @@ import (
 
 // breaker is one incarnation of a key's breaker actor.
 type breaker struct {
+	spawner *Spawner // finds cfg when the breaker starts
 	cfg     *Config
-	mbox    *Mailbox
+	mbox    *Mailbox      // &cfg.Mailbox
 	actx    actor.Context // its protoactor context, for turns taken directly
-	rules   Rules
-	log     *zap.Logger
+	rules   *Rules
 	circuit state.Circuit
-	fx      []state.Effect
 
 	inflight deadlines
 	// the one timer armed at the earliest deadline, and its tag
@@ -43,6 +41,12 @@ type breaker struct {
 // usually arrive through receiveDirect; those sent to the breaker's PID come
 // here and take the same turns.
 func (b *breaker) Receive(ctx actor.Context) {
+	if b.cfg == nil && !b.resolve(ctx) {
+		if _, stopped := ctx.Message().(*actor.Stopped); stopped {
+			b.spawner.stopped(ctx.Self().Id)
+		}
+		return
+	}
 	if b.receiveDirect(ctx.Message()) {
 		return
 	}
@@ -59,7 +63,7 @@ func (b *breaker) Receive(ctx actor.Context) {
 		b.step(ctx, state.Event{Kind: m.Event, Rand: rand.Float64()}, time.Now())
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Reconfigure:
-		b.rules = b.cfg.rules()
+		b.rules = b.cfg.Rules()
 		b.circuit.Reconfigure(b.rules.Circuit)
 		st := b.circuit.State
 		b.announce(state.Effect{Kind: state.Moved, Gen: b.circuit.Gen, From: st, To: st, Reason: state.ReasonUpdated}, time.Now())
@@ -84,6 +88,7 @@ func (b *breaker) Receive(ctx actor.Context) {
 		// What is posted from now on waits for the supervisor's verdict:
 		// the key's next breaker, sleep, or its end.
 		b.mbox.stopped()
+		b.spawner.stopped(ctx.Self().Id)
 	}
 }
 
@@ -103,10 +108,23 @@ func (b *breaker) receiveDirect(msg any) bool {
 	return true
 }
 
+// resolve finds the breaker's key by its actor id, in its first turn (its
+// Started); it reports false, and stops the actor, if the key is unknown,
+// which the supervisor never lets happen.
+func (b *breaker) resolve(ctx actor.Context) bool {
+	cfg, ok := b.spawner.lookup(ctx.Self().Id)
+	if !ok {
+		ctx.Stop(copyOf(ctx.Self()))
+		return false
+	}
+	b.cfg, b.mbox = cfg, &cfg.Mailbox
+	return true
+}
+
 func (b *breaker) start(ctx actor.Context) {
 	b.actx = ctx
 	b.mbox.direct = b // this incarnation takes the call path's turns now
-	b.rules = b.cfg.rules()
+	b.rules = b.cfg.Rules()
 	b.circuit = state.New(b.rules.Circuit, b.cfg.Cell.nextIncarnation())
 	b.cfg.Cell.rejection.Store(nil)
 	b.watch(ctx)
@@ -115,7 +133,7 @@ func (b *breaker) start(ctx actor.Context) {
 		b.inflight.add(c) // admitted earlier: its outcome changes nothing here
 	}
 	b.armTick(ctx, b.lastActive)
-	b.armIdle(ctx, b.cfg.IdleTimeout)
+	b.armIdle(ctx, b.rules.IdleTimeout)
 	if prev := b.cfg.Cell.State(); prev != state.Closed {
 		// The crashed incarnation was not closed: this is a state change too.
 		b.cfg.Cell.publish(state.Closed)
@@ -160,9 +178,8 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 		c.Settle(Result{Err: errs.ErrTimeout})
 		return
 	}
-	b.fx = b.fx[:0]
-	b.fx = b.circuit.Apply(state.Event{Kind: state.Admit}, now, b.fx)
-	for _, e := range b.fx {
+	var buf [2]state.Effect
+	for _, e := range b.circuit.Apply(state.Event{Kind: state.Admit}, now, buf[:0]) {
 		switch e.Kind {
 		case state.Forward:
 			b.forward(ctx, c, e.Gen, now)
@@ -178,7 +195,7 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 // breaker would reject them anyway: it publishes the OpenError they get, one
 // per open period, so a flood of rejections allocates nothing.
 func (b *breaker) publishRejecting() {
-	c, cell := &b.circuit, b.cfg.Cell
+	c, cell := &b.circuit, &b.cfg.Cell
 	cur := cell.Rejection()
 	if !c.Rejecting() {
 		if cur != nil {
@@ -217,11 +234,11 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 			Ctx: &c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
 			Classify: b.rules.Classify, ReplyTo: b.mbox, Token: c,
 		}
-		b.cfg.Pool.Submit(&c.job)
+		b.cfg.Shared.Pool.Submit(&c.job)
 		return
 	}
 	c.ask = &c.asker
-	c.ask.Start(b.cfg.Pool, &b.sender, b.cfg.Target.PID, c.Msg, c.Deadline, c, b.rules.Classify)
+	c.ask.Start(b.cfg.Shared.Pool, &b.sender, b.cfg.Target.PID, c.Msg, c.Deadline, c, b.rules.Classify)
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
@@ -287,9 +304,8 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 
 // step feeds ev to the circuit and carries out the effects.
 func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
-	b.fx = b.fx[:0]
-	b.fx = b.circuit.Apply(ev, now, b.fx)
-	for _, e := range b.fx {
+	var buf [4]state.Effect
+	for _, e := range b.circuit.Apply(ev, now, buf[:0]) {
 		switch e.Kind {
 		case state.Moved:
 			b.cfg.Cell.publish(e.To)

@@ -46,21 +46,21 @@ func inBubble(t *testing.T, body func(t *testing.T, r *rig)) {
 			actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }),
 		)
 		r := &rig{t: t, sys: sys}
-		r.cfg = &Config{
-			Key:         "k",
-			Circuit:     state.Settings{Threshold: threshold, OpenTimeout: openTimeout},
-			CallTimeout: callTimeout,
-			Target:      Callee{Func: r.target},
-			Cell:        NewCell(),
-			Pool:        task.NewPool(sys),
-			Logger:      zap.NewNop(),
+		r.cfg = &Config{}
+		r.cfg.Init("k", Callee{Func: r.target},
+			&Rules{Circuit: state.Settings{Threshold: threshold, OpenTimeout: openTimeout}, CallTimeout: callTimeout},
+			&Shared{Pool: task.NewPool(sys), Logger: zap.NewNop()})
+		spawner := NewSpawner(func(string) (*Config, bool) { return r.cfg, true },
+			actor.DefaultSupervisorStrategy(), func(string) {})
+		var err error
+		if r.pid, err = spawner.Spawn(sys.Root, r.cfg, "k#1"); err != nil {
+			t.Fatal(err)
 		}
-		r.pid = sys.Root.Spawn(Props(r.cfg, NewMailbox()))
 
 		body(t, r)
 
 		require.NoError(t, sys.Root.StopFuture(r.pid).Wait())
-		require.NoError(t, r.cfg.Pool.Close(context.Background()))
+		require.NoError(t, r.cfg.Shared.Pool.Close(context.Background()))
 		sys.Shutdown()
 		time.Sleep(time.Minute)
 		synctest.Wait()

@@ -10,7 +10,7 @@ import (
 
 // Cell is the part of a key's breaker that outlives its incarnations: the
 // state it publishes for lock-free fast-fail, the restart count, and the error
-// its pending calls get if it is stopped.
+// its pending calls get if it is stopped. Its zero value publishes Closed.
 type Cell struct {
 	state       atomic.Int32
 	rejection   atomic.Pointer[errs.OpenError]
@@ -23,9 +23,6 @@ type Cell struct {
 	// breaker that follows it (see SettleOrphans).
 	orphans atomic.Pointer[[]*Call]
 }
-
-// NewCell returns a cell publishing Closed.
-func NewCell() *Cell { return &Cell{} }
 
 // State is the circuit state the breaker last published.
 func (c *Cell) State() state.State { return state.State(c.state.Load()) }

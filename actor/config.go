@@ -19,14 +19,24 @@ type Callee struct {
 	Check func(msg any) error
 }
 
-// Config is everything a breaker needs; it is shared by all incarnations of
-// one key's breaker. Its fields are not changed after Props is called; Update
-// replaces the rules (Circuit, CallTimeout, Classify) as a whole, atomically.
-type Config struct {
-	Key         string
+// Shared is what every breaker of one registry shares.
+type Shared struct {
+	Pool *task.Pool
+	// Logger logs for the breakers; each line names its key.
+	Logger *zap.Logger
+	// Listener, if set, is told of every transition.
+	Listener Listener
+	// Wake is called when something is posted to a passivated key: it is
+	// to start a breaker for it (see Mailbox.Passivate).
+	Wake func(*Config)
+}
+
+// Rules are a key's settings. They are immutable, so keys with the same
+// settings can share one Rules (a factory's keys usually do); Update
+// replaces a key's Rules as a whole.
+type Rules struct {
 	Circuit     state.Settings
 	CallTimeout time.Duration
-	Target      Callee
 	Classify    task.Classifier
 	// MaxInFlight bounds the calls in flight (0: no bound); see Cell.Admit.
 	MaxInFlight int
@@ -36,50 +46,44 @@ type Config struct {
 	// IdleTimeout, if positive, stops a closed breaker with no calls for that
 	// long; the next call starts it again.
 	IdleTimeout time.Duration
-	Cell        *Cell
-	Pool        *task.Pool
-	Logger      *zap.Logger
-	// Listener, if set, is told of every transition.
-	Listener Listener
-
-	updated atomic.Pointer[Rules]
 }
 
-// Rules are the settings of a breaker that Update may change at run time.
-type Rules struct {
-	Circuit     state.Settings
-	CallTimeout time.Duration
-	Classify    task.Classifier
-	MaxInFlight int
+// Config is one key: everything its breakers need, the state that outlives
+// them (Cell) and its mailbox. It is shared by all incarnations of the
+// key's breaker, and it is the whole of a passivated key, so it holds
+// nothing that could be shared between keys.
+type Config struct {
+	Key    string
+	Target Callee
+	Shared *Shared
+	rules  atomic.Pointer[Rules]
+	Cell   Cell
+	// Mailbox is the key's: every call, outcome and request for the key is
+	// posted to it, whichever breaker serves the key (see Mailbox).
+	Mailbox Mailbox
 }
 
-// Update replaces the rules; callers see the new CallTimeout at once, and a
-// breaker applies the rest when it gets a Reconfigure (or starts).
-func (c *Config) Update(r Rules) { c.updated.Store(&r) }
+// Init sets up c for key, before anything else uses it.
+func (c *Config) Init(key string, target Callee, rules *Rules, shared *Shared) {
+	c.Key, c.Target, c.Shared = key, target, shared
+	c.rules.Store(rules)
+	c.Mailbox.owner = c
+}
+
+// Rules are the settings in force. Callers see a new CallTimeout at once;
+// a breaker applies the rest when it gets a Reconfigure (or starts).
+func (c *Config) Rules() *Rules { return c.rules.Load() }
+
+// Update replaces the rules but WatchTarget and IdleTimeout, which are
+// fixed when the key is made.
+func (c *Config) Update(r Rules) {
+	old := c.rules.Load()
+	r.WatchTarget, r.IdleTimeout = old.WatchTarget, old.IdleTimeout
+	c.rules.Store(&r)
+}
 
 // Limits are the CallTimeout and MaxInFlight in force.
 func (c *Config) Limits() (callTimeout time.Duration, maxInFlight int) {
-	if r := c.updated.Load(); r != nil {
-		return r.CallTimeout, r.MaxInFlight
-	}
-	return c.CallTimeout, c.MaxInFlight
-}
-
-func (c *Config) rules() Rules {
-	if r := c.updated.Load(); r != nil {
-		return *r
-	}
-	return Rules{Circuit: c.Circuit, CallTimeout: c.CallTimeout, Classify: c.Classify, MaxInFlight: c.MaxInFlight}
-}
-
-// Props returns the props of a breaker for cfg that receives through mb.
-// Every incarnation is a fresh breaker value, so a restarted breaker starts
-// closed with no failures; all incarnations share mb, which the breaker
-// closes when it stops for good. Spawn the props once: a mailbox serves one
-// actor.
-func Props(cfg *Config, mb *Mailbox) *actor.Props {
-	log := cfg.Logger.Named("breaker").With(zap.String("key", cfg.Key))
-	return actor.PropsFromProducer(func() actor.Actor {
-		return &breaker{cfg: cfg, log: log, mbox: mb}
-	}, actor.WithMailbox(func() actor.Mailbox { return mb }))
+	r := c.rules.Load()
+	return r.CallTimeout, r.MaxInFlight
 }

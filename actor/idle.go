@@ -11,7 +11,7 @@ import (
 
 // armIdle schedules the next idle check after d (IdleTimeout > 0 only).
 func (b *breaker) armIdle(ctx actor.Context, d time.Duration) {
-	if b.cfg.IdleTimeout <= 0 {
+	if b.rules.IdleTimeout <= 0 {
 		return
 	}
 	b.idleSeq++
@@ -31,15 +31,15 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	// A call queued behind this turn is activity too: never passivate with
 	// one waiting (its caller would have to wake the key again).
 	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 &&
-		idle >= b.cfg.IdleTimeout && b.mbox.UserMessageCount() == 0 {
+		idle >= b.rules.IdleTimeout && b.mbox.UserMessageCount() == 0 {
 		b.cfg.Cell.passivated.Store(true)
-		b.log.Debug("breaker passivated", zap.Duration("idle", idle))
+		b.cfg.Shared.Logger.Debug("breaker passivated", zap.String("key", b.cfg.Key), zap.Duration("idle", idle))
 		ctx.Stop(copyOf(ctx.Self()))
 		return
 	}
-	wait := b.cfg.IdleTimeout - idle
+	wait := b.rules.IdleTimeout - idle
 	if wait <= 0 {
-		wait = b.cfg.IdleTimeout
+		wait = b.rules.IdleTimeout
 	}
 	b.armIdle(ctx, wait)
 }

@@ -42,8 +42,8 @@ type Mailbox struct {
 	running   atomic.Bool
 	suspended bool   // guarded by mu
 	phase     phase  // guarded by mu
-	why       error  // guarded by mu: the reason of a discarded mailbox
-	wake      func() // guarded by mu: wakes a passivated key, once
+	why       error   // guarded by mu: the reason of a discarded mailbox
+	owner     *Config // the key whose mailbox this is, woken by a post while asleep
 	invoker   actor.MessageInvoker
 	// direct is the running incarnation of the breaker, which takes calls
 	// and outcomes without protoactor's context layers (which do nothing
@@ -61,10 +61,6 @@ const (
 	asleep                 // passivated: they wait, and the first wakes the key
 	discarded              // the key is gone: they are refused
 )
-
-// NewMailbox returns the mailbox of a key, for its breakers: give it to the
-// Props of each breaker the key gets, one at a time.
-func NewMailbox() *Mailbox { return &Mailbox{} }
 
 var _ actor.Mailbox = (*Mailbox)(nil)
 
@@ -88,12 +84,9 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		return
 	case asleep:
 		m.user.push(msg)
-		wake := m.wake
-		m.wake = nil
+		m.phase = held // the first post wakes the key; the rest wait
 		m.mu.Unlock()
-		if wake != nil {
-			wake()
-		}
+		m.owner.Shared.Wake(m.owner)
 		return
 	}
 	if !m.suspended && m.user.len() == 0 && m.system.len() == 0 && m.running.CompareAndSwap(false, true) {
@@ -116,7 +109,7 @@ func (m *Mailbox) PostUserMessage(msg any) {
 func (m *Mailbox) PostSystemMessage(msg any) {
 	m.mu.Lock()
 	if _, start := msg.(*actor.Started); start && m.phase != discarded {
-		m.phase, m.wake = live, nil
+		m.phase = live
 	}
 	if m.phase != live {
 		m.mu.Unlock()
@@ -154,16 +147,16 @@ func (m *Mailbox) stopped() {
 }
 
 // Passivate puts the mailbox of a breaker that stopped for being idle to
-// sleep: the first message posted to it calls wake, which is to start a
-// breaker for it. It fails if a message came since the breaker stopped: the
-// key is not idle, and wants a breaker now.
-func (m *Mailbox) Passivate(wake func()) bool {
+// sleep: the first message posted to it calls its key's Shared.Wake, which
+// is to start a breaker for it. It fails if a message came since the
+// breaker stopped: the key is not idle, and wants a breaker now.
+func (m *Mailbox) Passivate() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.phase != held || m.user.len() > 0 {
 		return false
 	}
-	m.phase, m.wake = asleep, wake
+	m.phase = asleep
 	m.user = queue{} // let go of its backing array: an idle key keeps little
 	return true
 }
@@ -172,7 +165,7 @@ func (m *Mailbox) Passivate(wake func()) bool {
 // message still queued, and every one posted later, is refused with why.
 func (m *Mailbox) Discard(why error) {
 	m.mu.Lock()
-	m.phase, m.why, m.wake = discarded, why, nil
+	m.phase, m.why = discarded, why
 	var left []any
 	for m.user.len() > 0 {
 		left = append(left, m.user.pop())

@@ -113,9 +113,13 @@ func TestDiscardedMailboxGivesAnOrphansOutcomeToItsCaller(t *testing.T) {
 func TestPassivatedMailboxWakesTheKeyOnceWithItsFirstMessage(t *testing.T) {
 	// Given a breaker that stopped for being idle, nothing posted since
 	m := newTestMailbox(&recorder{})
-	m.stopped()
 	wakes := 0
-	require.True(t, m.Passivate(func() { wakes++ }))
+	m.owner = &Config{Shared: &Shared{Wake: func(c *Config) {
+		require.Same(t, m.owner, c)
+		wakes++
+	}}}
+	m.stopped()
+	require.True(t, m.Passivate())
 	// When two calls come
 	c1, c2 := newPendingCall(), newPendingCall()
 	m.PostUserMessage(c1)
@@ -133,10 +137,11 @@ func TestPassivateFailsIfAMessageCameWhileTheBreakerStopped(t *testing.T) {
 	// Given a breaker that stopped for being idle, and a call that came
 	// while it stopped
 	m := newTestMailbox(&recorder{})
+	m.owner = &Config{Shared: &Shared{Wake: func(*Config) { t.Fatal("woken") }}}
 	m.stopped()
 	m.PostUserMessage(newPendingCall())
 	// Then the key is not idle: passivation fails, and nothing is woken
-	require.False(t, m.Passivate(func() { t.Fatal("woken") }))
+	require.False(t, m.Passivate())
 }
 
 func TestCallSignalsACourierThenTheAnswer(t *testing.T) {

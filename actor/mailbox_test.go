@@ -49,7 +49,7 @@ func (r *recorder) messages() []any {
 // newTestMailbox returns a mailbox that r takes messages from, live as
 // protoactor's spawn makes it (its Started is not recorded).
 func newTestMailbox(r *recorder) *Mailbox {
-	m := NewMailbox()
+	m := &Mailbox{}
 	m.RegisterHandlers(r, nil)
 	m.PostSystemMessage(&actor.Started{})
 	r.mu.Lock()

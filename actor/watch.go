@@ -15,7 +15,7 @@ import (
 // terminates (locally, or its node is gone). A target already dead answers
 // at once, and the breaker opens.
 func (b *breaker) watch(ctx actor.Context) {
-	if !b.cfg.WatchTarget || b.cfg.Target.PID == nil {
+	if !b.rules.WatchTarget || b.cfg.Target.PID == nil {
 		return
 	}
 	b.watching = true

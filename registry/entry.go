@@ -8,27 +8,24 @@ import (
 	tactor "github.com/tripwire-go/tripwire/actor"
 )
 
-// Entry is one registered key.
+// Entry is one registered key: its Config (target, rules, cell, mailbox)
+// and the breaker actor serving it now. It is one allocation, and all a
+// passivated key keeps.
 type Entry struct {
-	Key    string
-	Config *tactor.Config
-	// Mailbox is the key's: every call, outcome and request for the key is
-	// posted to it, whichever breaker serves the key (see tactor.Mailbox).
-	Mailbox *tactor.Mailbox
-	pid     atomic.Pointer[actor.PID]
+	tactor.Config
+	pid atomic.Pointer[actor.PID]
 }
 
-// NewEntry returns an entry for cfg with a mailbox and no breaker yet.
-func NewEntry(cfg *tactor.Config) *Entry {
-	return &Entry{Key: cfg.Key, Config: cfg, Mailbox: tactor.NewMailbox()}
+// NewEntry returns an entry for key with an empty mailbox and no breaker yet.
+func NewEntry(key string, target tactor.Callee, rules *tactor.Rules, shared *tactor.Shared) *Entry {
+	e := &Entry{}
+	e.Init(key, target, rules, shared)
+	return e
 }
 
-// Cell is the key's published breaker state.
-func (e *Entry) Cell() *tactor.Cell { return e.Config.Cell }
-
-// PID is the breaker actor serving the key now (or last, if it is
-// passivated); only the supervisor uses it.
+// PID is the breaker actor serving the key now, or nil while the key has
+// none (passivated); only the supervisor uses it.
 func (e *Entry) PID() *actor.PID { return e.pid.Load() }
 
-// Bind records the breaker actor serving the key.
+// Bind records the breaker actor serving the key (nil: none).
 func (e *Entry) Bind(pid *actor.PID) { e.pid.Store(pid) }

@@ -14,7 +14,9 @@ import (
 	"github.com/tripwire-go/tripwire/registry"
 )
 
-func entry(key string) *registry.Entry { return registry.NewEntry(&tactor.Config{Key: key}) }
+func entry(key string) *registry.Entry {
+	return registry.NewEntry(key, tactor.Callee{}, &tactor.Rules{}, &tactor.Shared{})
+}
 
 func TestInsertIsUniqueUnderConcurrency(t *testing.T) {
 	for round := range 200 {

@@ -1,6 +1,9 @@
 package supervisor
 
-import "github.com/tripwire-go/tripwire/registry"
+import (
+	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/registry"
+)
 
 // Register is sent by the registry API to add a key; Reply gets nil or
 // ErrDuplicateKey.
@@ -16,6 +19,15 @@ type Unregister struct {
 	Reply chan error
 }
 
-// wake is sent by the mailbox of a passivated key when something is posted
-// to it: the key gets a breaker again, which takes what waited.
-type wake struct{ entry *registry.Entry }
+// Wake is sent for a passivated key when something is posted to its
+// mailbox (tactor.Shared.Wake): the key gets a breaker again, which takes
+// what waited.
+type Wake struct{ Config *tactor.Config }
+
+// Shutdown stops every breaker for good; Reply gets nil once all have
+// stopped. Registrations from then on get ErrShutdown.
+type Shutdown struct{ Reply chan error }
+
+// stopped is a breaker's report, from its last turn, that it has stopped
+// for good.
+type stopped struct{ id string }

@@ -41,6 +41,11 @@ func inBubble(t *testing.T, body func(t *testing.T, r *rig)) {
 			t.Fatal(err)
 		}
 		body(t, r)
+		drained := make(chan error, 1)
+		sys.Root.Send(r.sup, &supervisor.Shutdown{Reply: drained})
+		if err := <-drained; err != nil {
+			t.Error(err)
+		}
 		if err := sys.Root.PoisonFuture(r.sup).Wait(); err != nil {
 			t.Error(err)
 		}
@@ -57,16 +62,16 @@ func inBubble(t *testing.T, body func(t *testing.T, r *rig)) {
 // an idle timeout (0: none).
 func (r *rig) register(key string, idle time.Duration) *registry.Entry {
 	r.t.Helper()
-	e := registry.NewEntry(&tactor.Config{
-		Key:         key,
-		Circuit:     state.Settings{Threshold: 5, OpenTimeout: time.Second}.WithDefaults(),
-		CallTimeout: time.Second,
-		Target:      tactor.Callee{Func: func(context.Context, any) (any, error) { return "ok", nil }},
-		IdleTimeout: idle,
-		Cell:        tactor.NewCell(),
-		Pool:        r.pool,
-		Logger:      zap.NewNop(),
-	})
+	e := registry.NewEntry(key,
+		tactor.Callee{Func: func(context.Context, any) (any, error) { return "ok", nil }},
+		&tactor.Rules{
+			Circuit:     state.Settings{Threshold: 5, OpenTimeout: time.Second}.WithDefaults(),
+			CallTimeout: time.Second,
+			IdleTimeout: idle,
+		},
+		&tactor.Shared{Pool: r.pool, Logger: zap.NewNop(), Wake: func(c *tactor.Config) {
+			r.sys.Root.Send(r.sup, &supervisor.Wake{Config: c})
+		}})
 	reply := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Register{Entry: e, Reply: reply})
 	if err := <-reply; err != nil {
@@ -78,7 +83,7 @@ func (r *rig) register(key string, idle time.Duration) *registry.Entry {
 // call makes one call to e's breaker and returns its answer.
 func (r *rig) call(e *registry.Entry) (any, error) {
 	now := time.Now()
-	return tactor.NewCaller(r.pool).Do(context.Background(), e.Mailbox, e.Cell(), 0, "m", now.Add(time.Second), now)
+	return tactor.NewCaller(r.pool).Do(context.Background(), &e.Mailbox, &e.Cell, 0, "m", now.Add(time.Second), now)
 }
 
 // snapshot reads e's breaker.

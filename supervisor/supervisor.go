@@ -2,6 +2,9 @@ package supervisor
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -20,29 +23,42 @@ const (
 )
 
 // Supervisor holds the state of the supervisor actor. It outlives the actor's
-// incarnations, so a restarted supervisor still knows every key.
+// incarnations, so a restarted supervisor still knows every key; breakers
+// are not its protoactor children (see tactor.Spawner), so its own crash
+// leaves them running.
 type Supervisor struct {
 	reg      *registry.Table
 	log      *zap.Logger
 	restart  actor.SupervisorStrategy
-	children children
+	guardian *guardian
+	spawner  *tactor.Spawner
+	self     *actor.PID // the supervisor actor, once started
+	root     *actor.RootContext
+	prefix   string     // of every breaker's actor id: the supervisor's id and "/"
+	// retiring holds the entries of breakers still alive whose keys have
+	// left the table (Unregister), by actor id, until they have stopped:
+	// a breaker that crashes meanwhile must still find its key. Breakers
+	// read it (tactor.Spawner's lookup, HandleFailure), hence a sync.Map.
+	retiring sync.Map
 	waiting  map[string]chan error // breaker actor id -> Unregister reply
+	alive    int                   // breakers spawned and not yet stopped for good
 	seq      uint64
-	stopping bool // the registry is shutting down
-	// restarting: the supervisor itself crashed, and protoactor stops its
-	// children before restarting it; their keys get fresh breakers then.
-	restarting bool
+	stopping bool       // the registry is shutting down
+	drained  chan error // Shutdown's reply, once no breaker is alive
 }
 
 // New returns the supervisor of reg's breakers.
 func New(reg *registry.Table, log *zap.Logger) *Supervisor {
-	return &Supervisor{
-		reg:      reg,
-		log:      log.Named("supervisor"),
-		restart:  actor.NewOneForOneStrategy(MaxRestarts, RestartWindow, actor.DefaultDecider),
-		children: newChildren(),
-		waiting:  map[string]chan error{},
+	s := &Supervisor{
+		reg:     reg,
+		log:     log.Named("supervisor"),
+		restart: actor.NewOneForOneStrategy(MaxRestarts, RestartWindow, actor.DefaultDecider),
+		waiting: map[string]chan error{},
 	}
+	s.guardian = &guardian{}
+	s.guardian.sup.Store(s)
+	s.spawner = tactor.NewSpawner(s.config, s.guardian, s.reportStopped)
+	return s
 }
 
 // Props returns the supervisor actor's props.
@@ -57,44 +73,89 @@ func (s *Supervisor) Receive(ctx actor.Context) {
 		m.Reply <- s.register(ctx, m.Entry)
 	case *Unregister:
 		s.unregister(ctx, m)
-	case *wake:
-		s.wake(ctx, m.entry)
-	case *actor.Terminated:
-		s.terminated(ctx, m.Who)
+	case *Wake:
+		s.wake(ctx, m.Config)
+	case *stopped:
+		s.stopped(ctx, m.id)
+	case *Shutdown:
+		s.shutdown(ctx, m.Reply)
 	case *actor.Started:
-		s.restarting = false
-		s.respawnOrphans(ctx)
-	case *actor.Restarting:
-		s.restarting = true
-	case *actor.Stopping:
-		s.stopping = true
-		for _, e := range s.children.m {
-			e.Cell().Retire(errs.ErrShutdown)
+		if s.self == nil {
+			s.self, s.root = copyOf(ctx.Self()), ctx.ActorSystem().Root
+			s.prefix = ctx.Self().Id + "/"
 		}
 	}
 }
 
+// entryOf returns the entry of the breaker with actor id id: its key's,
+// while the breaker serves the key or is retiring. Safe for concurrent use.
+func (s *Supervisor) entryOf(id string) (*registry.Entry, bool) {
+	if key, ok := s.keyOf(id); ok {
+		if e, ok := s.reg.Load(key); ok {
+			if pid := e.PID(); pid != nil && pid.Id == id {
+				return e, true
+			}
+		}
+	}
+	if e, ok := s.retiring.Load(id); ok {
+		return e.(*registry.Entry), true
+	}
+	return nil, false
+}
+
+// keyOf is the key in a breaker's actor id: prefix, key, "#", sequence.
+func (s *Supervisor) keyOf(id string) (string, bool) {
+	rest, ok := strings.CutPrefix(id, s.prefix)
+	i := strings.LastIndexByte(rest, '#')
+	if !ok || i < 0 {
+		return "", false
+	}
+	return rest[:i], true
+}
+
+// config is entryOf for a breaker finding its key.
+func (s *Supervisor) config(id string) (*tactor.Config, bool) {
+	e, ok := s.entryOf(id)
+	if !ok {
+		return nil, false
+	}
+	return &e.Config, true
+}
+
+// reportStopped is how a breaker tells the supervisor it has stopped for
+// good, from its last turn.
+func (s *Supervisor) reportStopped(id string) {
+	s.root.Send(s.self, &stopped{id: id})
+}
+
 func (s *Supervisor) register(ctx actor.Context, e *registry.Entry) error {
-	if _, taken := s.reg.Load(e.Key); taken {
+	if s.stopping {
+		return errs.ErrShutdown
+	}
+	if !s.reg.Insert(e) {
 		return errs.ErrDuplicateKey
 	}
 	if err := s.spawn(ctx, e); err != nil {
+		s.reg.Delete(e.Key)
 		return err
 	}
-	s.reg.Insert(e)
 	return nil
 }
 
 // spawn starts a breaker for e, on the key's mailbox, and points the key at
-// it. What waited in the mailbox goes to it after its Started.
+// it. What waited in the mailbox goes to it after its Started. The key must
+// be in the table: the breaker finds it there by its actor id.
 func (s *Supervisor) spawn(ctx actor.Context, e *registry.Entry) error {
 	s.seq++
-	pid, err := ctx.SpawnNamed(tactor.Props(e.Config, e.Mailbox), fmt.Sprintf("%s#%d", e.Key, s.seq))
+	id := s.prefix + e.Key + "#" + strconv.FormatUint(s.seq, 10)
+	e.Bind(&actor.PID{Address: ctx.ActorSystem().ProcessRegistry.Address, Id: id})
+	pid, err := s.spawner.Spawn(ctx.ActorSystem().Root, &e.Config, id)
 	if err != nil {
+		e.Bind(nil)
 		return fmt.Errorf("tripwire: spawn breaker %q: %w", e.Key, err)
 	}
-	s.children.add(pid.Id, e)
 	e.Bind(pid)
+	s.alive++
 	return nil
 }
 
@@ -104,98 +165,108 @@ func (s *Supervisor) unregister(ctx actor.Context, m *Unregister) {
 		m.Reply <- errs.ErrUnknownKey
 		return
 	}
-	e.Cell().Retire(errs.ErrShutdown)
+	e.Cell.Retire(errs.ErrShutdown)
 	pid := e.PID()
-	if _, alive := s.children.get(pid.Id); !alive {
+	if pid == nil {
 		// Passivated: no breaker to stop.
 		e.Mailbox.Discard(errs.ErrShutdown)
 		m.Reply <- nil
 		return
 	}
+	s.retiring.Store(pid.Id, e)
 	s.waiting[pid.Id] = m.Reply
-	// A PID of its own: protoactor caches the process in a PID it sends
-	// through, and pid is also in protoactor's set of this actor's
-	// children, whose stale entries would then keep the breaker alive.
-	ctx.Stop(&actor.PID{Address: pid.Address, Id: pid.Id})
+	ctx.Stop(copyOf(pid))
 }
 
-// terminated runs when a breaker actor has stopped: unregistered, shut down,
-// passivated, or given up on by the restart strategy. The key's mailbox
-// holds what was posted since, until this decides: the key's end, sleep, or
-// a fresh breaker.
-func (s *Supervisor) terminated(ctx actor.Context, who *actor.PID) {
-	e, ok := s.children.get(who.Id)
+// stopped runs when a breaker actor has stopped for good: unregistered,
+// shut down, passivated, or given up on by the restart strategy. The key's
+// mailbox holds what was posted since, until this decides: the key's end,
+// sleep, or a fresh breaker.
+func (s *Supervisor) stopped(ctx actor.Context, id string) {
+	s.alive--
+	defer s.checkDrained()
+	e, ok := s.entryOf(id)
 	if !ok {
 		return
 	}
-	s.children.remove(who.Id)
-	if reply, ok := s.waiting[who.Id]; ok {
-		delete(s.waiting, who.Id)
+	s.retiring.Delete(id)
+	e.Bind(nil)
+	if reply, ok := s.waiting[id]; ok {
+		delete(s.waiting, id)
 		defer func() { reply <- nil }()
-	}
-	if s.restarting {
-		return // its mailbox holds what comes until respawnOrphans
 	}
 	current, registered := s.reg.Load(e.Key)
 	if s.stopping || !registered || current != e {
 		// No breaker follows: calls a crash left in flight end too.
-		e.Cell().SettleOrphans(e.Cell().StopError())
-		e.Mailbox.Discard(e.Cell().StopError())
+		e.Cell.SettleOrphans(e.Cell.StopError())
+		e.Mailbox.Discard(e.Cell.StopError())
 		return
 	}
-	passivated := e.Cell().Passivated()
+	passivated := e.Cell.Passivated()
 	if passivated {
-		sys, self := ctx.ActorSystem(), ctx.Self()
-		if e.Mailbox.Passivate(func() { sys.Root.Send(self, &wake{entry: e}) }) {
+		if e.Mailbox.Passivate() {
 			return // idle: the key stays registered without a breaker
 		}
 		// A message came while it stopped: the key is not idle after all.
-		e.Cell().Wake()
+		e.Cell.Wake()
 	}
-	if err := s.spawn(ctx, e); err != nil {
-		s.log.Error("breaker lost", zap.String("key", e.Key), zap.Error(err))
-		s.reg.Delete(e.Key)
-		e.Cell().SettleOrphans(errs.ErrShutdown)
-		e.Mailbox.Discard(errs.ErrShutdown)
+	if !s.respawn(ctx, e) {
 		return
 	}
 	if !passivated {
 		s.log.Warn("breaker respawned after too many crashes", zap.String("key", e.Key),
-			zap.String("actor", e.PID().Id), zap.Int("restarts", e.Cell().Restarts()))
+			zap.String("actor", e.PID().Id), zap.Int("restarts", e.Cell.Restarts()))
 	}
 }
 
-// respawnOrphans gives a breaker to every key whose breaker was stopped while
-// the supervisor itself restarted; a passivated key stays asleep.
-func (s *Supervisor) respawnOrphans(ctx actor.Context) {
-	s.reg.Range(func(e *registry.Entry) bool {
-		if pid := e.PID(); pid != nil {
-			if _, alive := s.children.get(pid.Id); alive || e.Cell().Passivated() {
-				return true
-			}
-		}
-		if err := s.spawn(ctx, e); err != nil {
-			s.log.Error("breaker lost", zap.String("key", e.Key), zap.Error(err))
-		}
-		return true
-	})
+// respawn gives e a new breaker, or ends the key if it cannot.
+func (s *Supervisor) respawn(ctx actor.Context, e *registry.Entry) bool {
+	if err := s.spawn(ctx, e); err != nil {
+		s.log.Error("breaker lost", zap.String("key", e.Key), zap.Error(err))
+		s.reg.Delete(e.Key)
+		e.Cell.SettleOrphans(errs.ErrShutdown)
+		e.Mailbox.Discard(errs.ErrShutdown)
+		return false
+	}
+	return true
 }
 
 // wake starts a breaker for a passivated key that something was posted to.
 // It does nothing if the key is no longer registered (its mailbox was
 // discarded) or already has a breaker.
-func (s *Supervisor) wake(ctx actor.Context, e *registry.Entry) {
-	current, registered := s.reg.Load(e.Key)
-	if !registered || current != e {
+func (s *Supervisor) wake(ctx actor.Context, cfg *tactor.Config) {
+	e, registered := s.reg.Load(cfg.Key)
+	if s.stopping || !registered || &e.Config != cfg || e.PID() != nil {
 		return
 	}
-	if _, alive := s.children.get(e.PID().Id); alive {
-		return
-	}
-	e.Cell().Wake()
-	if err := s.spawn(ctx, e); err != nil {
-		s.log.Error("breaker lost", zap.String("key", e.Key), zap.Error(err))
-		s.reg.Delete(e.Key)
-		e.Mailbox.Discard(errs.ErrShutdown)
+	e.Cell.Wake()
+	s.respawn(ctx, e)
+}
+
+// shutdown stops every breaker for good; reply gets nil once all have
+// stopped. Calls get ErrShutdown.
+func (s *Supervisor) shutdown(ctx actor.Context, reply chan error) {
+	s.stopping = true
+	s.reg.Range(func(e *registry.Entry) bool {
+		e.Cell.Retire(errs.ErrShutdown)
+		if pid := e.PID(); pid != nil {
+			ctx.Stop(copyOf(pid))
+		}
+		return true
+	})
+	s.drained = reply
+	s.checkDrained()
+}
+
+func (s *Supervisor) checkDrained() {
+	if s.stopping && s.alive == 0 && s.drained != nil {
+		s.guardian.sup.Store(nil)
+		s.drained <- nil
+		s.drained = nil
 	}
 }
+
+// copyOf is a PID naming the same actor as pid, with a cache of its own:
+// protoactor caches the process in a PID it sends through, which would keep
+// a stopped breaker's process alive through the PID kept in its entry.
+func copyOf(pid *actor.PID) *actor.PID { return &actor.PID{Address: pid.Address, Id: pid.Id} }

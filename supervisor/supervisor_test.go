@@ -60,7 +60,7 @@ func TestAPassivatedKeyWakesWithItsNextCall(t *testing.T) {
 		e := r.register("k", time.Second)
 		first := e.PID()
 		time.Sleep(2 * time.Second)
-		if r.alive(first) || !e.Cell().Passivated() {
+		if r.alive(first) || !e.Cell.Passivated() {
 			t.Fatalf("the idle breaker %v did not passivate", first)
 		}
 		// When a call comes
@@ -69,7 +69,7 @@ func TestAPassivatedKeyWakesWithItsNextCall(t *testing.T) {
 		if err != nil || v != "ok" {
 			t.Errorf("call to the passivated key: %v, %v", v, err)
 		}
-		if e.PID().Id == first.Id || !r.alive(e.PID()) || e.Cell().Passivated() {
+		if e.PID().Id == first.Id || !r.alive(e.PID()) || e.Cell.Passivated() {
 			t.Errorf("the key is served by %v after waking (first %v)", e.PID(), first)
 		}
 	})

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
@@ -14,11 +17,17 @@ import (
 // half of a key's memory until Shutdown — the closed mailbox still referred
 // to the stopped breaker, protoactor's set of the supervisor's children kept
 // stale pointers to its process (and through it the mailbox), and the key
-// map kept its largest size. After Unregister, at least 85% of what the keys
-// took must be back.
+// map kept its largest size. After Unregister, at least 90% of what the keys
+// took must be back, but for what protoactor keeps of any actor.
+//
+// protoactor's process table (1,024 × 32 Go maps) keeps the buckets of the
+// largest it was: a few hundred bytes per actor at this count, about 90 at
+// 100,000 (see test/scale). That floor is measured in the same run, as what
+// spawning and stopping as many plain actors leaves behind.
 func TestUnregisterReturnsAKeysMemory(t *testing.T) {
 	const keys = 5000
-	reg := testkit.Start(t, testkit.NewSystem(t))
+	sys := testkit.NewSystem(t)
+	reg := testkit.Start(t, sys)
 	heap := func() uint64 {
 		runtime.GC()
 		runtime.GC()
@@ -43,13 +52,32 @@ func TestUnregisterReturnsAKeysMemory(t *testing.T) {
 		}
 	}
 	after := heap()
-	// Then at least 85% of the keys' heap is returned (what stays is
-	// protoactor's: its process table and the supervisor's set of
-	// children keep the buckets of the largest they were)
+	// and as many plain actors are spawned and stopped
+	props := actor.PropsFromFunc(func(actor.Context) {})
+	pids := make([]*actor.PID, keys)
+	for i := range pids {
+		pids[i] = sys.Root.Spawn(props)
+		sys.Root.Stop(pids[i])
+	}
+	for _, pid := range pids {
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+			if _, alive := sys.ProcessRegistry.GetLocal(pid.Id); !alive {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s did not stop", pid.Id)
+			}
+		}
+	}
+	pids = nil
+	floor := float64(heap()) - float64(after)
+	// Then at least 90% of the keys' heap is returned, but for
+	// protoactor's floor
 	took := float64(registered) - float64(base)
-	kept := float64(after) - float64(base)
-	t.Logf("%d keys: %.0f B each registered, %.0f B each kept after Unregister", keys, took/keys, kept/keys)
-	if kept > 0.15*took {
+	kept := float64(after) - float64(base) - floor
+	t.Logf("%d keys: %.0f B each registered, %.0f B each kept after Unregister beyond protoactor's %.0f B",
+		keys, took/keys, kept/keys, floor/keys)
+	if kept > 0.10*took {
 		t.Errorf("Unregister kept %.0f%% of the keys' heap (%.0f B per key)", 100*kept/took, kept/keys)
 	}
 }

@@ -1,0 +1,44 @@
+package actor
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// Spawner spawns the breakers of one registry, all with one Props: a Props
+// per key would cost each key a few hundred bytes. Breakers are spawned at
+// the root, supervised by protoactor's guardian for the registry's
+// strategy, not as children of the supervisor actor: protoactor's set of an
+// actor's children costs each child about a hundred bytes and never gives
+// them back. A breaker learns its key when it starts, from its actor id,
+// through Lookup — which must know the id from before Spawn until the
+// actor has stopped for good, since each crash-restart starts a fresh
+// breaker value the same way — and reports its stop through Stopped, since
+// the guardian tells nobody.
+type Spawner struct {
+	props   *actor.Props
+	lookup  func(id string) (*Config, bool)
+	stopped func(id string)
+	next    *Mailbox // the mailbox of the breaker Spawn is spawning
+}
+
+// NewSpawner returns a spawner whose breakers find their keys by lookup,
+// are supervised by strategy, and report their stop for good to stopped
+// (from their last turn).
+func NewSpawner(lookup func(id string) (*Config, bool), strategy actor.SupervisorStrategy, stopped func(id string)) *Spawner {
+	s := &Spawner{lookup: lookup, stopped: stopped}
+	s.props = actor.PropsFromProducer(func() actor.Actor { return &breaker{spawner: s} },
+		// Only called inside Spawn, on its goroutine: protoactor makes an
+		// actor's mailbox once, when it spawns it.
+		actor.WithMailbox(func() actor.Mailbox { return s.next }),
+		actor.WithGuardian(strategy))
+	return s
+}
+
+// Spawn starts a breaker of cfg with actor id id, on cfg's mailbox. Lookup
+// must find cfg by id already. Spawn is not safe for concurrent use: one
+// actor (the supervisor) spawns.
+func (s *Spawner) Spawn(root *actor.RootContext, cfg *Config, id string) (*actor.PID, error) {
+	s.next = &cfg.Mailbox
+	defer func() { s.next = nil }()
+	return root.SpawnNamed(s.props, id)
+}
