@@ -64,7 +64,7 @@ func (b *breaker) Receive(ctx actor.Context) {
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Reconfigure:
 		b.rules = b.cfg.Rules()
-		b.circuit.Reconfigure(b.rules.Circuit)
+		b.circuit.Reconfigure(&b.rules.Circuit)
 		st := b.circuit.State
 		b.announce(state.Effect{Kind: state.Moved, Gen: b.circuit.Gen, From: st, To: st, Reason: state.ReasonUpdated}, time.Now())
 		b.publishRejecting()
@@ -123,9 +123,9 @@ func (b *breaker) resolve(ctx actor.Context) bool {
 
 func (b *breaker) start(ctx actor.Context) {
 	b.actx = ctx
-	b.mbox.direct = b // this incarnation takes the call path's turns now
+	b.mbox.setDirect(b) // this incarnation takes the call path's turns now
 	b.rules = b.cfg.Rules()
-	b.circuit = state.New(b.rules.Circuit, b.cfg.Cell.nextIncarnation())
+	b.circuit = state.New(&b.rules.Circuit, b.cfg.Cell.nextIncarnation())
 	b.cfg.Cell.rejection.Store(nil)
 	b.watch(ctx)
 	b.lastActive = time.Now()

@@ -135,7 +135,7 @@ func unanswered(c *Call) bool { return len(c.signal) == 0 }
 // genAfterTrip is the generation a breaker of incarnation inc is in after
 // tripping from closed: the tag of the recovery timer it starts.
 func genAfterTrip(inc uint64) state.Gen {
-	c := state.New(state.Settings{Threshold: threshold, OpenTimeout: openTimeout}, inc)
+	c := state.New(&state.Settings{Threshold: threshold, OpenTimeout: openTimeout}, inc)
 	for range threshold {
 		c.Apply(state.Event{Kind: state.Failed, Gen: c.Gen}, time.Now(), nil)
 	}

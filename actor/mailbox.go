@@ -37,19 +37,32 @@ const inlineTurns = 64
 //     with the reason (Discard).
 type Mailbox struct {
 	mu        sync.Mutex
-	user      queue
-	system    queue
 	running   atomic.Bool
-	suspended bool   // guarded by mu
-	phase     phase  // guarded by mu
+	suspended bool    // guarded by mu
+	phase     phase   // guarded by mu
+	q         *queues // guarded by mu; nil while the key is asleep or gone, so such a key keeps little
 	why       error   // guarded by mu: the reason of a discarded mailbox
 	owner     *Config // the key whose mailbox this is, woken by a post while asleep
-	invoker   actor.MessageInvoker
+}
+
+// queues are the parts of a mailbox a key needs only while it has a
+// breaker or messages waiting for one.
+type queues struct {
+	user, system queue
+	invoker      actor.MessageInvoker
 	// direct is the running incarnation of the breaker, which takes calls
 	// and outcomes without protoactor's context layers (which do nothing
 	// for a breaker: it has no middleware and no receive timeout). Set in
 	// the breaker's Started turn; read in turns.
 	direct *breaker
+}
+
+// queues returns the mailbox's queues, making them if it has none; mu held.
+func (m *Mailbox) queues() *queues {
+	if m.q == nil {
+		m.q = &queues{}
+	}
+	return m.q
 }
 
 // phase is what a mailbox does with what is posted to it.
@@ -79,24 +92,25 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		refuse(msg, why)
 		return
 	case held:
-		m.user.push(msg)
+		m.queues().user.push(msg)
 		m.mu.Unlock()
 		return
 	case asleep:
-		m.user.push(msg)
+		m.queues().user.push(msg)
 		m.phase = held // the first post wakes the key; the rest wait
 		m.mu.Unlock()
 		m.owner.Shared.Wake(m.owner)
 		return
 	}
-	if !m.suspended && m.user.len() == 0 && m.system.len() == 0 && m.running.CompareAndSwap(false, true) {
+	q := m.q // a live mailbox has its queues
+	if !m.suspended && q.user.len() == 0 && q.system.len() == 0 && m.running.CompareAndSwap(false, true) {
 		// Idle and empty: take this message's turn now, without queueing it.
 		m.mu.Unlock()
 		m.invoke(msg, false)
 		m.process(inlineTurns - 1)
 		return
 	}
-	m.user.push(msg)
+	q.user.push(msg)
 	m.mu.Unlock()
 	m.schedule()
 }
@@ -115,7 +129,7 @@ func (m *Mailbox) PostSystemMessage(msg any) {
 		m.mu.Unlock()
 		return
 	}
-	m.system.push(msg)
+	m.queues().system.push(msg)
 	m.mu.Unlock()
 	m.schedule()
 }
@@ -124,7 +138,7 @@ func (m *Mailbox) PostSystemMessage(msg any) {
 // just before it posts the breaker's Started.
 func (m *Mailbox) RegisterHandlers(invoker actor.MessageInvoker, _ actor.Dispatcher) {
 	m.mu.Lock()
-	m.invoker, m.suspended = invoker, false
+	m.queues().invoker, m.suspended = invoker, false
 	m.mu.Unlock()
 }
 
@@ -133,7 +147,10 @@ func (m *Mailbox) Start() {}
 func (m *Mailbox) UserMessageCount() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.user.len()
+	if m.q == nil {
+		return 0
+	}
+	return m.q.user.len()
 }
 
 // stopped is the breaker's last turn: what is posted from now on waits for
@@ -142,7 +159,10 @@ func (m *Mailbox) UserMessageCount() int {
 // supervisor's children keeps some) holds nothing else alive.
 func (m *Mailbox) stopped() {
 	m.mu.Lock()
-	m.phase, m.invoker, m.direct, m.system = held, nil, nil, queue{}
+	m.phase = held
+	if q := m.q; q != nil {
+		q.invoker, q.direct, q.system = nil, nil, queue{}
+	}
 	m.mu.Unlock()
 }
 
@@ -153,11 +173,10 @@ func (m *Mailbox) stopped() {
 func (m *Mailbox) Passivate() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.phase != held || m.user.len() > 0 {
+	if m.phase != held || (m.q != nil && m.q.user.len() > 0) {
 		return false
 	}
-	m.phase = asleep
-	m.user = queue{} // let go of its backing array: an idle key keeps little
+	m.phase, m.q = asleep, nil
 	return true
 }
 
@@ -167,10 +186,12 @@ func (m *Mailbox) Discard(why error) {
 	m.mu.Lock()
 	m.phase, m.why = discarded, why
 	var left []any
-	for m.user.len() > 0 {
-		left = append(left, m.user.pop())
+	if q := m.q; q != nil {
+		for q.user.len() > 0 {
+			left = append(left, q.user.pop())
+		}
 	}
-	m.user, m.system, m.invoker, m.direct = queue{}, queue{}, nil, nil
+	m.q = nil
 	m.mu.Unlock()
 	for _, msg := range left {
 		refuse(msg, why)
@@ -231,29 +252,32 @@ func (m *Mailbox) process(limit int) {
 func (m *Mailbox) next() (msg any, system, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.phase == live {
-		if m.system.len() > 0 {
-			return m.system.pop(), true, true
+	if q := m.q; m.phase == live {
+		if q.system.len() > 0 {
+			return q.system.pop(), true, true
 		}
-		if !m.suspended && m.user.len() > 0 {
-			return m.user.pop(), false, true
+		if !m.suspended && q.user.len() > 0 {
+			return q.user.pop(), false, true
 		}
 	}
 	m.running.Store(false)
 	return nil, false, false
 }
 
+// invoke runs msg's turn. A live mailbox's queues stay while it runs: they
+// go only once the breaker has stopped.
 func (m *Mailbox) invoke(msg any, system bool) {
+	q := m.q
 	defer func() {
 		if r := recover(); r != nil {
 			// protoactor's own contract: the failure goes to the supervisor,
 			// which suspends this mailbox until it has decided.
-			m.invoker.EscalateFailure(r, msg)
+			q.invoker.EscalateFailure(r, msg)
 		}
 	}()
 	if !system {
-		if b := m.direct; b == nil || !b.receiveDirect(msg) {
-			m.invoker.InvokeUserMessage(msg)
+		if b := q.direct; b == nil || !b.receiveDirect(msg) {
+			q.invoker.InvokeUserMessage(msg)
 		}
 		return
 	}
@@ -263,9 +287,12 @@ func (m *Mailbox) invoke(msg any, system bool) {
 	case *actor.ResumeMailbox:
 		m.setSuspended(false)
 	default:
-		m.invoker.InvokeSystemMessage(msg)
+		q.invoker.InvokeSystemMessage(msg)
 	}
 }
+
+// setDirect makes b take the call path's turns; b's Started turn calls it.
+func (m *Mailbox) setDirect(b *breaker) { m.q.direct = b }
 
 func (m *Mailbox) setSuspended(s bool) {
 	m.mu.Lock()

@@ -13,7 +13,7 @@ import (
 func TestOpenTimeIsNeverNegativeWhenTheBackoffOverflows(t *testing.T) {
 	s := Settings{Threshold: 1, OpenTimeout: time.Second, Backoff: Backoff{Multiplier: 2, Jitter: 1}}
 	// Given a half-open circuit that re-opened 1100 times
-	c := Circuit{Settings: s, State: HalfOpen, Gen: gen(3), OpenedAt: t0, RetryAt: t0.Add(math.MaxInt64),
+	c := Circuit{Settings: ptr(s), State: HalfOpen, Gen: gen(3), OpenedAt: t0, RetryAt: t0.Add(math.MaxInt64),
 		Probes: 1, Reopens: 1099}
 	// When its probe fails with jitter draw 0
 	c, fx := step(c, Event{Kind: Failed, Gen: gen(3), Rand: 0}, t0)

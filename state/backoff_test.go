@@ -22,7 +22,7 @@ func reopenAfter(t *testing.T, s Settings, reopens int, r float64) (Circuit, Eff
 	var c Circuit
 	var fx []Effect
 	if reopens == 0 {
-		c, fx = step(New(s, 7), Event{Kind: TargetDown, Rand: r}, now)
+		c, fx = step(newCircuit(s, 7), Event{Kind: TargetDown, Rand: r}, now)
 	} else {
 		c = halfOpen(t, s, t0)
 		c.Reopens = reopens - 1
@@ -136,10 +136,10 @@ func TestBackoffOpenTimeProperty(t *testing.T) {
 		}
 		// And a re-open through Step uses it, with StartTimer.After =
 		// RetryAt-OpenedAt.
-		c := Circuit{Settings: s, State: HalfOpen, Gen: gen(3), OpenedAt: t0, RetryAt: t0.Add(d), Probes: 1, Reopens: reopens - 1}
+		c := Circuit{Settings: ptr(s), State: HalfOpen, Gen: gen(3), OpenedAt: t0, RetryAt: t0.Add(d), Probes: 1, Reopens: reopens - 1}
 		ev := Event{Kind: Failed, Gen: gen(3), Rand: r}
 		if reopens == 0 {
-			c, ev = New(s, 7), Event{Kind: TargetDown, Rand: r}
+			c, ev = newCircuit(s, 7), Event{Kind: TargetDown, Rand: r}
 		}
 		c, fx := step(c, ev, t0)
 		require.Equal(rt, reopens, c.Reopens)

@@ -19,7 +19,10 @@ const (
 // kept apart so that a breaker without one pays nothing for it: use Clone
 // for a snapshot that later events leave alone.
 type Circuit struct {
-	Settings Settings
+	// Settings are the circuit's rules. They are shared, not copied (a
+	// registry's keys with equal settings share one), so they must not be
+	// changed in place: Reconfigure to others.
+	Settings *Settings
 	State    State
 	// Failures counts consecutive failures; a success resets it.
 	Failures int
@@ -40,7 +43,7 @@ type Circuit struct {
 }
 
 // New returns a closed circuit with no failures in the given incarnation.
-func New(s Settings, incarnation uint64) Circuit {
+func New(s *Settings, incarnation uint64) Circuit {
 	return Circuit{Settings: s, State: Closed, Gen: Gen{Incarnation: incarnation}}
 }
 
@@ -72,7 +75,7 @@ func (c *Circuit) WindowRate(now time.Time) (calls, fails int) {
 // Reconfigure puts c under new settings, keeping its state and counts; a
 // window of another shape (Size, Period or Buckets) starts empty. They apply
 // from the next event.
-func (c *Circuit) Reconfigure(s Settings) {
+func (c *Circuit) Reconfigure(s *Settings) {
 	if !s.Window.sameShape(c.Settings.Window) {
 		c.window = nil
 	}

@@ -15,11 +15,11 @@ var (
 func gen(seq uint64) Gen { return Gen{Incarnation: 7, Seq: seq} }
 
 func closedC(failures int, seq uint64) Circuit {
-	return Circuit{Settings: settings, State: Closed, Failures: failures, Gen: gen(seq)}
+	return Circuit{Settings: ptr(settings), State: Closed, Failures: failures, Gen: gen(seq)}
 }
 
 func openC(openedAt time.Time, failures int, seq uint64) Circuit {
-	return Circuit{Settings: settings, State: Open, Failures: failures, Gen: gen(seq),
+	return Circuit{Settings: ptr(settings), State: Open, Failures: failures, Gen: gen(seq),
 		OpenedAt: openedAt, RetryAt: openedAt.Add(settings.OpenTimeout)}
 }
 
@@ -71,8 +71,8 @@ func TestStepTransitions(t *testing.T) {
 			openC(t1, 6, 6), []Effect{transition(6, Closed, Open, ReasonThreshold),
 				{Kind: StartTimer, Gen: gen(6), After: 10 * time.Second}}},
 		{"threshold 1 trips on the first failure",
-			Circuit{Settings: one, Gen: gen(0)}, Event{Kind: Failed, Gen: gen(0)}, t1,
-			Circuit{Settings: one, State: Open, Failures: 1, Gen: gen(1), OpenedAt: t1, RetryAt: t1.Add(time.Second)},
+			Circuit{Settings: ptr(one), Gen: gen(0)}, Event{Kind: Failed, Gen: gen(0)}, t1,
+			Circuit{Settings: ptr(one), State: Open, Failures: 1, Gen: gen(1), OpenedAt: t1, RetryAt: t1.Add(time.Second)},
 			[]Effect{transition(1, Closed, Open, ReasonThreshold), {Kind: StartTimer, Gen: gen(1), After: time.Second}}},
 		{"closed ignored changes nothing", closedC(2, 5), Event{Kind: Ignored, Gen: gen(5)}, t1,
 			closedC(2, 5), nil},
@@ -177,7 +177,7 @@ func TestIgnoredProbeLetsTheNextAdmitThrough(t *testing.T) {
 }
 
 func TestFullCycleKeepsOnlyTheNewestTimer(t *testing.T) {
-	c := New(settings, 7)
+	c := newCircuit(settings, 7)
 	var fx []Effect
 	for i := 0; i < 3; i++ {
 		c, _ = applyTo(c, Event{Kind: Failed, Gen: gen(0)}, t0, fx[:0])
@@ -201,7 +201,7 @@ func TestFullCycleKeepsOnlyTheNewestTimer(t *testing.T) {
 
 func TestStepReusesTheBuffer(t *testing.T) {
 	buf := make([]Effect, 0, 4)
-	c := New(Settings{Threshold: 1, OpenTimeout: time.Second}, 1)
+	c := newCircuit(Settings{Threshold: 1, OpenTimeout: time.Second}, 1)
 	c, fx := applyTo(c, Event{Kind: Failed, Gen: c.Gen}, t0, buf)
 	require.Len(t, fx, 2)
 	require.Same(t, &buf[:1][0], &fx[0], "Step must append into the given buffer")
@@ -210,7 +210,7 @@ func TestStepReusesTheBuffer(t *testing.T) {
 	require.Equal(t, []Effect{{Kind: Reject, Gen: c.Gen}}, fx)
 
 	allocs := testing.AllocsPerRun(100, func() {
-		c := New(settings, 1)
+		c := newCircuit(settings, 1)
 		fx := buf[:0]
 		for i := 0; i < 3; i++ {
 			c, fx = applyTo(c, Event{Kind: Failed, Gen: c.Gen}, t0, fx[:0])

@@ -6,7 +6,7 @@ import (
 )
 
 func ExampleCircuit_Apply() {
-	c := New(Settings{Threshold: 3, OpenTimeout: 5 * time.Second}, 1)
+	c := New(&Settings{Threshold: 3, OpenTimeout: 5 * time.Second}, 1)
 	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
 	var fx []Effect
 	show := func() {

@@ -43,7 +43,7 @@ func step(c Circuit, ev Event, now time.Time) (Circuit, []Effect) {
 // flight.
 func halfOpen(t *testing.T, s Settings, now time.Time) Circuit {
 	t.Helper()
-	c, fx := step(New(s, 7), Event{Kind: TargetDown}, now)
+	c, fx := step(newCircuit(s, 7), Event{Kind: TargetDown}, now)
 	require.Len(t, fx, 2)
 	c, _ = step(c, Event{Kind: TimerFired, Gen: fx[1].Gen}, c.RetryAt)
 	require.Equal(t, HalfOpen, c.State)

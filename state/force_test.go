@@ -15,7 +15,7 @@ var forceSettings = Settings{Threshold: 2, OpenTimeout: 10 * time.Second,
 // with a probe in flight, forced open and forced closed.
 func circuitsIn(t *testing.T, s Settings) map[string]Circuit {
 	t.Helper()
-	closed, _ := feed(t, New(s, 7), t0, "F")
+	closed, _ := feed(t, newCircuit(s, 7), t0, "F")
 	open, _ := feed(t, closed, t0, "F")
 	require.Equal(t, Open, open.State)
 	half := halfOpen(t, s, t0)
@@ -101,7 +101,7 @@ func TestForceClose(t *testing.T) {
 func TestForceCloseNeverTripsOnTheWindowRate(t *testing.T) {
 	// Given a forced-closed circuit with a count window
 	s := windowSettings(Window{Size: 4, MinCalls: 2, FailureRate: 0.5})
-	c, _ := step(New(s, 7), Event{Kind: ForceClose}, t0)
+	c, _ := step(newCircuit(s, 7), Event{Kind: ForceClose}, t0)
 	// When every call fails
 	c, fx := feed(t, c, t0, "FFFFFF")
 	// Then the window counts them and the circuit stays closed
@@ -131,7 +131,7 @@ func TestReset(t *testing.T) {
 			// Then it is closed for reset with every count cleared
 			require.Equal(t, []Effect{{Kind: Moved, Gen: Gen{7, c.Gen.Seq + 1}, From: c.State, To: Closed,
 				Reason: ReasonReset}}, fx)
-			want := New(s, 7)
+			want := newCircuit(s, 7)
 			want.Gen = got.Gen
 			require.Equal(t, want, got)
 			require.Equal(t, [2]int{0, 0}, rateOf(got, now))
@@ -141,7 +141,7 @@ func TestReset(t *testing.T) {
 
 func TestResetEndsForcedClose(t *testing.T) {
 	// Given a forced-closed circuit with failures past Threshold
-	c, _ := step(New(forceSettings, 7), Event{Kind: ForceClose}, t0)
+	c, _ := step(newCircuit(forceSettings, 7), Event{Kind: ForceClose}, t0)
 	c, _ = feed(t, c, t0, "FFF")
 	// When it is reset
 	c, _ = step(c, Event{Kind: Reset}, t0)
@@ -154,7 +154,7 @@ func TestResetEndsForcedClose(t *testing.T) {
 
 func TestForceOpenThenForceCloseThenForceOpen(t *testing.T) {
 	// Given a closed circuit
-	c := New(forceSettings, 7)
+	c := newCircuit(forceSettings, 7)
 	// When it is forced open, forced closed and forced open again
 	var all []Effect
 	for _, kind := range []EventKind{ForceOpen, ForceOpen, ForceClose, ForceClose, ForceOpen} {
@@ -174,7 +174,7 @@ func TestProbeNowHalfOpensAnOpenCircuitAtOnce(t *testing.T) {
 	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	s := Settings{Threshold: 1, OpenTimeout: time.Minute}
 	// Given a circuit opened by a failure, its recovery timer a minute away
-	c := New(s, 7)
+	c := newCircuit(s, 7)
 	c, fx := applyTo(c, Event{Kind: Admit}, now, nil)
 	c, fx = applyTo(c, Event{Kind: Failed, Gen: fx[0].Gen}, now, fx[:0])
 	timer := fx[len(fx)-1].Gen
@@ -188,7 +188,7 @@ func TestProbeNowHalfOpensAnOpenCircuitAtOnce(t *testing.T) {
 	require.Equal(t, c, after)
 	require.Empty(t, fx)
 	// and a closed, a half-open or a forced-open circuit is left as it is
-	for _, start := range []Circuit{New(s, 7), c, forcedOpen(s)} {
+	for _, start := range []Circuit{newCircuit(s, 7), c, forcedOpen(s)} {
 		got, fx := applyTo(start, Event{Kind: ProbeNow}, now, nil)
 		require.Equal(t, start, got)
 		require.Empty(t, fx)
@@ -196,7 +196,7 @@ func TestProbeNowHalfOpensAnOpenCircuitAtOnce(t *testing.T) {
 }
 
 func forcedOpen(s Settings) Circuit {
-	c := New(s, 7)
+	c := newCircuit(s, 7)
 	c.Apply(Event{Kind: ForceOpen}, time.Time{}, nil)
 	return c
 }

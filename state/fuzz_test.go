@@ -68,7 +68,7 @@ func FuzzStep(f *testing.F) {
 			return
 		}
 		s, inc, data := fuzzSettings(data)
-		c, now := New(s, inc), t0
+		c, now := newCircuit(s, inc), t0
 		var fx []Effect
 		var lastForward, lastTimer Gen
 		inFlight := 0 // half-open probes forwarded and not yet ended

@@ -12,6 +12,11 @@ func applyTo(c Circuit, ev Event, now time.Time, fx []Effect) (Circuit, []Effect
 // withSettings is Reconfigure on a copy of c.
 func withSettings(c Circuit, s Settings) Circuit {
 	c = c.Clone()
-	c.Reconfigure(s)
+	c.Reconfigure(&s)
 	return c
 }
+
+// newCircuit is New for settings given by value.
+func newCircuit(s Settings, incarnation uint64) Circuit { return New(&s, incarnation) }
+
+func ptr[T any](v T) *T { return &v }

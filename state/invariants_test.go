@@ -51,7 +51,7 @@ func checkOpenTime(s Settings, reopens int, d time.Duration) error {
 // reasonOK says which reasons a transition caused by ev from before may
 // carry.
 func reasonOK(before Circuit, ev Event, e Effect) bool {
-	s := before.Settings
+	s := *before.Settings
 	failed := ev.Kind == Failed || slow(s, ev)
 	switch {
 	case ev.Kind == ForceOpen:
@@ -84,9 +84,9 @@ func reasonOK(before Circuit, ev Event, e Effect) bool {
 // checkStep checks the rules every Step must obey, whatever the event, for a
 // circuit reachable from New. It is shared by the property and fuzz tests.
 func checkStep(before Circuit, ev Event, now time.Time, after Circuit, fx []Effect) error {
-	s := before.Settings
-	if after.Settings != s {
-		return fmt.Errorf("settings changed: %+v -> %+v", s, after.Settings)
+	s := *before.Settings
+	if after.Settings != before.Settings || *after.Settings != s {
+		return fmt.Errorf("settings changed: %+v -> %+v", s, *after.Settings)
 	}
 	if after.Gen.Incarnation != before.Gen.Incarnation {
 		return fmt.Errorf("incarnation changed: %d -> %d", before.Gen.Incarnation, after.Gen.Incarnation)
@@ -241,7 +241,7 @@ func checkStep(before Circuit, ev Event, now time.Time, after Circuit, fx []Effe
 
 // checkCircuit checks what holds of every circuit reachable from New.
 func checkCircuit(c Circuit, now time.Time) error {
-	s := c.Settings
+	s := *c.Settings
 	probes := max(1, s.HalfOpenProbes)
 	switch {
 	case c.State != Closed && c.State != Open && c.State != HalfOpen:

@@ -257,7 +257,7 @@ func (h *harness) step(ev Event, what string) {
 
 func (h *harness) check() {
 	m, c := h.m, h.c
-	require.Equal(h.t, m.s, c.Settings)
+	require.Equal(h.t, m.s, *c.Settings)
 	require.Equal(h.t, m.state, c.State)
 	require.Equal(h.t, m.failures, c.Failures)
 	require.Equal(h.t, m.probes, c.Probes, "probes")
@@ -338,7 +338,7 @@ func TestStepMatchesModel(t *testing.T) {
 		probes := rapid.SampledFrom([]int{2, 3, 0, 1}).Draw(rt, "probes") // 0 means 1
 		s := drawSettings(rt, probes)
 		inc := rapid.Uint64Range(0, 3).Draw(rt, "incarnation")
-		h := &harness{t: rt, m: model{s: s, inc: inc}, c: New(s, inc), now: t0, seen: seen, tried: tried}
+		h := &harness{t: rt, m: model{s: s, inc: inc}, c: newCircuit(s, inc), now: t0, seen: seen, tried: tried}
 		h.check()
 		for n := rapid.IntRange(0, 300).Draw(rt, "steps"); n > 0; n-- {
 			op := rapid.SampledFrom(ops).Draw(rt, "op")

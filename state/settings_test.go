@@ -16,7 +16,7 @@ func TestWithSettingsKeepsStateAndCounts(t *testing.T) {
 			in := c
 			got := withSettings(c, next)
 			// Then only the settings differ, and the receiver is untouched
-			require.Equal(t, next, got.Settings)
+			require.Equal(t, next, *got.Settings)
 			got.Settings = c.Settings
 			require.Equal(t, c, got)
 			require.Equal(t, in, c)
@@ -44,11 +44,11 @@ func TestWithSettingsWindow(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// Given a window holding 2 failures out of 3 calls
-			c, fx := feed(t, New(windowSettings(tt.from), 7), t0, "FSF")
+			c, fx := feed(t, newCircuit(windowSettings(tt.from), 7), t0, "FSF")
 			require.Empty(t, fx)
 			require.Equal(t, [2]int{2, 3}, rateOf(c, t0))
 			// When the settings change, the window among them or not
-			s := c.Settings
+			s := *c.Settings
 			s.Window, s.Threshold, s.SlowCall = tt.to, 7, time.Hour
 			c = withSettings(c, s)
 			// Then the window keeps or drops what it held
@@ -60,7 +60,7 @@ func TestWithSettingsWindow(t *testing.T) {
 func TestWithSettingsWindowOffAndOnAgainStartsEmpty(t *testing.T) {
 	// Given a count window holding outcomes
 	w := Window{Size: 4, MinCalls: 3, FailureRate: 0.5}
-	c, _ := feed(t, New(windowSettings(w), 7), t0, "FF")
+	c, _ := feed(t, newCircuit(windowSettings(w), 7), t0, "FF")
 	// When the policy changes to consecutive failures (Threshold 5) and back
 	s := windowSettings(Window{})
 	s.Threshold = 5
@@ -89,7 +89,7 @@ func TestWithSettingsAppliesFromTheNextEvent(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// Given a closed circuit with 3 failures and Threshold 5
 			s := Settings{Threshold: 5, OpenTimeout: 10 * time.Second}
-			c, _ := feed(t, New(s, 7), t0, "FFF")
+			c, _ := feed(t, newCircuit(s, 7), t0, "FFF")
 			// When the threshold changes: nothing happens yet
 			s.Threshold = tt.threshold
 			c = withSettings(c, s)
@@ -108,7 +108,7 @@ func TestWithSettingsAppliesFromTheNextEvent(t *testing.T) {
 func TestWithSettingsNewOpenTimeoutAppliesToTheNextOpen(t *testing.T) {
 	// Given an open circuit that will retry after 10s
 	s := Settings{Threshold: 1, OpenTimeout: 10 * time.Second}
-	c, _ := feed(t, New(s, 7), t0, "F")
+	c, _ := feed(t, newCircuit(s, 7), t0, "F")
 	retryAt := c.RetryAt
 	// When OpenTimeout changes to 1m
 	s.OpenTimeout = time.Minute

@@ -32,7 +32,7 @@ func TestWithSettingsKeepsTheWindowWhenOnlyTheRateChanges(t *testing.T) {
 		{Size: 4, MinCalls: 3, FailureRate: 0.5},
 	} {
 		// Given a count window of 4 holding 2 failures of 3 calls
-		c, _ := feed(t, New(windowSettings(Window{Size: 4, MinCalls: 99, FailureRate: 0.5}), 7), t0, "FSF")
+		c, _ := feed(t, newCircuit(windowSettings(Window{Size: 4, MinCalls: 99, FailureRate: 0.5}), 7), t0, "FSF")
 		// When only its rate or MinCalls changes
 		c = withSettings(c, windowSettings(to))
 		// Then the outcomes are kept

@@ -32,7 +32,7 @@ func TestSlowCallInClosed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// Given a closed circuit with one failure
-			c, _ := feed(t, New(tt.s, 7), t0, "F")
+			c, _ := feed(t, newCircuit(tt.s, 7), t0, "F")
 			// When the outcome arrives
 			ev := tt.ev
 			ev.Gen = c.Gen
@@ -52,7 +52,7 @@ func TestSlowCallInClosed(t *testing.T) {
 func TestSlowCallOfAnOlderGenChangesNothing(t *testing.T) {
 	// Given a closed circuit one failure short of tripping, after a transition
 	s := Settings{Threshold: 2, OpenTimeout: 10 * time.Second, SlowCall: time.Second}
-	c, _ := step(New(s, 7), Event{Kind: Reset}, t0)
+	c, _ := step(newCircuit(s, 7), Event{Kind: Reset}, t0)
 	c, _ = feed(t, c, t0, "F")
 	// When a slow success of the previous gen arrives
 	got, fx := step(c, Event{Kind: Succeeded, Gen: gen(0), Duration: time.Hour}, t0)
@@ -65,7 +65,7 @@ func TestSlowCallInAWindow(t *testing.T) {
 	// Given a count window that trips at 50% over 2 calls
 	s := windowSettings(Window{Size: 4, MinCalls: 2, FailureRate: 0.5})
 	s.SlowCall = time.Second
-	c := New(s, 7)
+	c := newCircuit(s, 7)
 	// When a success of exactly SlowCall and then a slower one arrive
 	c, fx := step(c, Event{Kind: Succeeded, Gen: c.Gen, Duration: time.Second}, t0)
 	require.Empty(t, fx)

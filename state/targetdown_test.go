@@ -56,7 +56,7 @@ func TestTargetDown(t *testing.T) {
 
 func TestTargetDownRecoversThroughTimerAndProbe(t *testing.T) {
 	// Given a closed circuit whose target was reported dead
-	c, fx := step(New(Settings{Threshold: 3, OpenTimeout: 10 * time.Second}, 7), Event{Kind: TargetDown}, t0)
+	c, fx := step(newCircuit(Settings{Threshold: 3, OpenTimeout: 10 * time.Second}, 7), Event{Kind: TargetDown}, t0)
 	timer := fx[1]
 	// When the recovery timer fires and the probe succeeds
 	c, fx = step(c, Event{Kind: TimerFired, Gen: timer.Gen}, t0.Add(timer.After))

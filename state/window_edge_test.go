@@ -12,7 +12,7 @@ import (
 // path and divided by Buckets (0).
 func TestWindowRateWithoutAWindowIsZero(t *testing.T) {
 	// Given a circuit of the default (consecutive) policy
-	c := New(Settings{Threshold: 3, OpenTimeout: 10 * time.Second}, 7)
+	c := newCircuit(Settings{Threshold: 3, OpenTimeout: 10 * time.Second}, 7)
 	// When its window rate is read
 	// Then it is 0 calls, 0 failures, without a panic
 	require.NotPanics(t, func() {
@@ -32,7 +32,7 @@ func TestCountWindowTripsWhenTheRateIsReachedExactly(t *testing.T) {
 		fails int
 	}{{100, 0.07, 7}, {50, 0.14, 7}, {25, 0.28, 7}, {100, 0.55, 55}} {
 		// Given a count window of size calls that trips at rate
-		c := New(windowSettings(Window{Size: tt.size, MinCalls: tt.size, FailureRate: tt.rate}), 7)
+		c := newCircuit(windowSettings(Window{Size: tt.size, MinCalls: tt.size, FailureRate: tt.rate}), 7)
 		// When size-fails successes and then fails failures arrive
 		c, fx := feed(t, c, t0, strings.Repeat("S", tt.size-tt.fails)+strings.Repeat("F", tt.fails))
 		// Then the last failure brings the rate to exactly FailureRate and trips
@@ -49,7 +49,7 @@ func TestCountWindowTripsWhenTheRateIsReachedExactly(t *testing.T) {
 // should change.
 func TestWindowTripsWhenASuccessReachesMinCalls(t *testing.T) {
 	// Given a count window that needs 4 calls and trips at 50%
-	c := New(windowSettings(Window{Size: 10, MinCalls: 4, FailureRate: 0.5}), 7)
+	c := newCircuit(windowSettings(Window{Size: 10, MinCalls: 4, FailureRate: 0.5}), 7)
 	// When 3 failures and then a success arrive
 	c, fx := feed(t, c, t0, "FFFS")
 	// Then 3 of 4 calls failed, MinCalls is reached, and the circuit is open

@@ -48,7 +48,7 @@ func TestCountWindow(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// Given a closed circuit with a count window
-			c := New(windowSettings(tt.w), 7)
+			c := newCircuit(windowSettings(tt.w), 7)
 			// When the outcomes arrive one by one
 			for i, r := range tt.pattern {
 				before := c.Clone()
@@ -76,7 +76,7 @@ func TestCountWindow(t *testing.T) {
 
 func TestCountWindowFullRingKeepsOnlyTheNewest(t *testing.T) {
 	// Given a full ring of MaxWindowSize failures that cannot trip (MinCalls too high)
-	c := New(windowSettings(Window{Size: MaxWindowSize, MinCalls: MaxWindowSize + 1, FailureRate: 0.5}), 7)
+	c := newCircuit(windowSettings(Window{Size: MaxWindowSize, MinCalls: MaxWindowSize + 1, FailureRate: 0.5}), 7)
 	c, _ = feed(t, c, t0, strings.Repeat("F", MaxWindowSize))
 	require.Equal(t, [2]int{MaxWindowSize, MaxWindowSize}, rateOf(c, t0))
 	// When MaxWindowSize-1 successes follow
@@ -90,7 +90,7 @@ func TestCountWindowFullRingKeepsOnlyTheNewest(t *testing.T) {
 
 func TestConsecutiveThresholdDoesNotApplyToAWindow(t *testing.T) {
 	// Given a window that needs 5 calls, and Threshold 1
-	c := New(windowSettings(Window{Size: 10, MinCalls: 5, FailureRate: 0.5}), 7)
+	c := newCircuit(windowSettings(Window{Size: 10, MinCalls: 5, FailureRate: 0.5}), 7)
 	// When 4 failures in a row arrive
 	c, fx := feed(t, c, t0, "FFFF")
 	// Then it stays closed; Failures still counts the streak
@@ -151,7 +151,7 @@ func TestTimeWindow(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// Given a closed circuit with a time window
-			c := New(windowSettings(tt.w), 7)
+			c := newCircuit(windowSettings(tt.w), 7)
 			// When the outcomes arrive at their times
 			var fx []Effect
 			for _, s := range tt.steps {
@@ -181,7 +181,7 @@ func TestWindowIsClearedWhenTheCircuitCloses(t *testing.T) {
 		for _, how := range []string{"probe", "force-close", "reset"} {
 			t.Run(name+"/"+how, func(t *testing.T) {
 				// Given a window holding failures, tripped (or not, for the manual operations)
-				c := New(windowSettings(w), 7)
+				c := newCircuit(windowSettings(w), 7)
 				c, _ = feed(t, c, t0, "SF")
 				if how == "probe" {
 					c, _ = feed(t, c, t0, "FF")

@@ -34,7 +34,7 @@ type Supervisor struct {
 	spawner  *tactor.Spawner
 	self     *actor.PID // the supervisor actor, once started
 	root     *actor.RootContext
-	prefix   string     // of every breaker's actor id: the supervisor's id and "/"
+	prefix   string // of every breaker's actor id: the supervisor's id and "/"
 	// retiring holds the entries of breakers still alive whose keys have
 	// left the table (Unregister), by actor id, until they have stopped:
 	// a breaker that crashes meanwhile must still find its key. Breakers
