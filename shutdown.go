@@ -51,6 +51,7 @@ func (r *Registry) teardown() {
 		return true
 	})
 	r.keys.Clear()
+	r.shared.Idle.Stop()
 	ctx := context.Background()
 	err = errors.Join(err,
 		r.stopFlights(ctx),

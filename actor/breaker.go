@@ -17,7 +17,6 @@ import (
 type breaker struct {
 	spawner *Spawner // finds cfg when the breaker starts
 	cfg     *Config
-	mbox    *Mailbox      // &cfg.Mailbox
 	actx    actor.Context // its protoactor context, for turns taken directly
 	rules   *Rules
 	circuit state.Circuit
@@ -32,9 +31,8 @@ type breaker struct {
 	watching       bool      // the actor target is watched
 	lastActive     time.Time // last admission or outcome, for IdleTimeout
 	idleSeq        uint64
-	idleCancel     func() bool
 	episode        time.Time   // when the circuit last left closed
-	sender         task.Sender // how asks reach the actor target without blocking the turn
+	sender         *task.Sender // how asks reach an actor target without blocking the turn
 }
 
 // Receive handles one message; it never blocks. The call path's messages
@@ -87,7 +85,7 @@ func (b *breaker) Receive(ctx actor.Context) {
 	case *actor.Stopped:
 		// What is posted from now on waits for the supervisor's verdict:
 		// the key's next breaker, sleep, or its end.
-		b.mbox.stopped()
+		b.cfg.Mailbox.stopped()
 		b.spawner.stopped(ctx.Self().Id)
 	}
 }
@@ -117,13 +115,13 @@ func (b *breaker) resolve(ctx actor.Context) bool {
 		ctx.Stop(copyOf(ctx.Self()))
 		return false
 	}
-	b.cfg, b.mbox = cfg, &cfg.Mailbox
+	b.cfg = cfg
 	return true
 }
 
 func (b *breaker) start(ctx actor.Context) {
 	b.actx = ctx
-	b.mbox.setDirect(b) // this incarnation takes the call path's turns now
+	b.cfg.Mailbox.setDirect(b) // this incarnation takes the call path's turns now
 	b.rules = b.cfg.Rules()
 	b.circuit = state.New(&b.rules.Circuit, b.cfg.Cell.nextIncarnation())
 	b.cfg.Cell.rejection.Store(nil)
@@ -162,10 +160,8 @@ func (b *breaker) stop(err error) {
 	}
 	b.inflight = nil
 	b.cancelTick()
-	for _, cancel := range []func() bool{b.recoveryCancel, b.idleCancel} {
-		if cancel != nil {
-			cancel()
-		}
+	if b.recoveryCancel != nil {
+		b.recoveryCancel()
 	}
 }
 
@@ -232,13 +228,16 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 	if fn := b.cfg.Target.Func; fn != nil {
 		c.job = task.Job{
 			Ctx: &c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
-			Classify: b.rules.Classify, ReplyTo: b.mbox, Token: c,
+			Classify: b.rules.Classify, ReplyTo: &b.cfg.Mailbox, Token: c,
 		}
 		b.cfg.Shared.Pool.Submit(&c.job)
 		return
 	}
 	c.ask = &c.asker
-	c.ask.Start(b.cfg.Shared.Pool, &b.sender, b.cfg.Target.PID, c.Msg, c.Deadline, c, b.rules.Classify)
+	if b.sender == nil {
+		b.sender = &task.Sender{}
+	}
+	c.ask.Start(b.cfg.Shared.Pool, b.sender, b.cfg.Target.PID, c.Msg, c.Deadline, c, b.rules.Classify)
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {

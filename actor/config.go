@@ -26,6 +26,8 @@ type Shared struct {
 	Logger *zap.Logger
 	// Listener, if set, is told of every transition.
 	Listener Listener
+	// Idle arms the breakers' idle checks.
+	Idle IdleTimers
 	// Wake is called when something is posted to a passivated key: it is
 	// to start a breaker for it (see Mailbox.Passivate).
 	Wake func(*Config)

@@ -15,7 +15,7 @@ func (b *breaker) armIdle(ctx actor.Context, d time.Duration) {
 		return
 	}
 	b.idleSeq++
-	b.idleCancel = b.after(d, &idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: b.idleSeq})
+	b.cfg.Shared.Idle.arm(d, &b.cfg.Mailbox, idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: b.idleSeq})
 }
 
 // checkIdle stops a closed, unforced breaker with nothing in flight that has
@@ -31,7 +31,7 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	// A call queued behind this turn is activity too: never passivate with
 	// one waiting (its caller would have to wake the key again).
 	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 &&
-		idle >= b.rules.IdleTimeout && b.mbox.UserMessageCount() == 0 {
+		idle >= b.rules.IdleTimeout && b.cfg.Mailbox.UserMessageCount() == 0 {
 		b.cfg.Cell.passivated.Store(true)
 		b.cfg.Shared.Logger.Debug("breaker passivated", zap.String("key", b.cfg.Key), zap.Duration("idle", idle))
 		ctx.Stop(copyOf(ctx.Self()))

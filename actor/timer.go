@@ -16,6 +16,6 @@ func (*idleCheck) ownTimer()     {}
 // stops it first. It goes through no PID: a breaker's timers reach its
 // mailbox whichever actor serves the key by then.
 func (b *breaker) after(d time.Duration, msg timer) (stop func() bool) {
-	mb := b.mbox
+	mb := &b.cfg.Mailbox
 	return time.AfterFunc(d, func() { mb.PostUserMessage(msg) }).Stop
 }

@@ -1,0 +1,112 @@
+package actor
+
+import (
+	"container/heap"
+	"sync"
+	"time"
+)
+
+// IdleTimers are the idle checks of every breaker of a registry, on one
+// timer: a timer per breaker would cost each key with an IdleTimeout about
+// 160 bytes for as long as it lives, and a registry may hold a million. A
+// check due is posted to its key's mailbox as an idleCheck, which the
+// breaker that armed it takes (any other ignores it, and a key with no
+// breaker drops it). The zero value is ready to use.
+type IdleTimers struct {
+	mu      sync.Mutex
+	base    time.Time // the clock's origin: due times are durations since it
+	due     idleHeap
+	timer   *time.Timer
+	firesAt time.Duration // when timer fires, if armed
+	armed   bool
+	stopped bool
+}
+
+type idleDue struct {
+	at  time.Duration
+	mb  *Mailbox
+	msg idleCheck
+}
+
+type idleHeap []idleDue
+
+func (h idleHeap) Len() int           { return len(h) }
+func (h idleHeap) Less(i, j int) bool { return h[i].at < h[j].at }
+func (h idleHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *idleHeap) Push(x any)        { *h = append(*h, x.(idleDue)) }
+func (h *idleHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	old[len(old)-1] = idleDue{}
+	*h = old[:len(old)-1]
+	return x
+}
+
+// arm posts msg to mb after d.
+func (t *IdleTimers) arm(d time.Duration, mb *Mailbox, msg idleCheck) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped {
+		return
+	}
+	if t.base.IsZero() {
+		t.base = time.Now()
+	}
+	at := time.Since(t.base) + d
+	heap.Push(&t.due, idleDue{at: at, mb: mb, msg: msg})
+	t.schedule(at)
+}
+
+// schedule makes the timer fire by at; mu held.
+func (t *IdleTimers) schedule(at time.Duration) {
+	if t.armed && t.firesAt <= at {
+		return
+	}
+	d := at - time.Since(t.base)
+	if t.timer == nil {
+		t.timer = time.AfterFunc(d, t.fire)
+	} else {
+		t.timer.Reset(d)
+	}
+	t.firesAt, t.armed = at, true
+}
+
+// fire posts every check that is due, then arms the timer for the next.
+func (t *IdleTimers) fire() {
+	t.mu.Lock()
+	t.armed = false
+	now := time.Since(t.base)
+	var ready []idleDue
+	for len(t.due) > 0 && t.due[0].at <= now {
+		ready = append(ready, heap.Pop(&t.due).(idleDue))
+	}
+	if len(t.due) > 0 && !t.stopped {
+		t.schedule(t.due[0].at)
+	}
+	if len(t.due) == 0 {
+		t.due = nil // a heap that emptied gives its memory back
+	}
+	t.mu.Unlock()
+	for i := range ready {
+		msg := ready[i].msg
+		ready[i].mb.PostUserMessage(&msg)
+	}
+}
+
+// Stop ends the timers: no check is posted after it returns, but one being
+// posted at that moment.
+func (t *IdleTimers) Stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stopped, t.due = true, nil
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+}
+
+// Len is the number of checks armed.
+func (t *IdleTimers) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.due)
+}
