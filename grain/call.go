@@ -67,7 +67,7 @@ func (g *caller) ask(ctx context.Context, pid *actor.PID, msg any) result {
 			target.SendSystemMessage(pid, &actor.Unwatch{Watcher: self})
 		}
 	}()
-	sys.Root.RequestWithCustomSender(pid, msg, self)
+	g.send(ctx, pid, msg, self)
 	select {
 	case reply := <-box.replies:
 		return g.answer(pid, reply)
@@ -84,6 +84,21 @@ func (g *caller) ask(ctx context.Context, pid *actor.PID, msg any) result {
 	case <-ctx.Done():
 		return result{err: ctx.Err()}
 	}
+}
+
+// send sends msg to the grain at pid with self as its sender, and the
+// call's deadline in its tripwire.DeadlineHeader, as an actor target's ask
+// carries it: a grain kind whose props run tripwire.ShedExpired drops a
+// call whose caller has already had tripwire.ErrTimeout.
+func (g *caller) send(ctx context.Context, pid *actor.PID, msg any, self *actor.PID) {
+	sys := g.cluster.ActorSystem
+	if d, ok := ctx.Deadline(); ok {
+		if env, err := tripwire.DeadlineEnvelope(msg, self, d); err == nil {
+			sys.Root.Send(pid, env)
+			return
+		}
+	}
+	sys.Root.RequestWithCustomSender(pid, msg, self)
 }
 
 // answer turns the grain's reply into the call's result.
