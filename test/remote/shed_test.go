@@ -1,9 +1,12 @@
 package remote
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -38,6 +41,7 @@ func TestPausedNodeRunsNoTimedOutCallWithShedExpired(t *testing.T) {
 			if err := node.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 				t.Fatal(err)
 			}
+			waitStopped(t, node.cmd.Process.Pid)
 			var wg sync.WaitGroup
 			errs := make(chan error, calls)
 			for range calls {
@@ -78,4 +82,22 @@ func TestPausedNodeRunsNoTimedOutCallWithShedExpired(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitStopped waits until every thread of process pid is stopped: a
+// SIGSTOP takes effect on each thread as it next enters the kernel, a
+// little after kill returns.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	waitFor(t, "the node stopped", func() bool {
+		stats, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+		for _, f := range stats {
+			b, err := os.ReadFile(f)
+			// The state follows the command name in parentheses.
+			if i := bytes.LastIndexByte(b, ')'); err == nil && (i < 0 || i+2 >= len(b) || b[i+2] != 'T') {
+				return false
+			}
+		}
+		return len(stats) > 0
+	})
 }
