@@ -1,6 +1,8 @@
 package tripwire
 
 import (
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -11,13 +13,37 @@ import (
 // DeadlineHeader names the message header in which a call to an actor
 // target carries its deadline: the Unix time in nanoseconds, in decimal. It
 // crosses protoactor remote with the message. A target (or a receive
-// middleware in front of it) can read it with CallDeadline and drop work
-// whose caller has already been answered ErrTimeout. Across machines the
-// two clocks are compared, so they must agree to well within the deadline.
+// middleware in front of it, ShedExpired) can read it with CallDeadline and
+// drop work whose caller has already been answered ErrTimeout. Across
+// machines the two clocks are compared, so they must agree to well within
+// the deadline.
 const DeadlineHeader = task.DeadlineHeader
 
 // CallDeadline reads the deadline a call put in a message's header (in an
 // actor, ctx.MessageHeader()), reporting false if there is none.
 func CallDeadline(header actor.ReadonlyMessageHeader) (time.Time, bool) {
 	return task.Deadline(header)
+}
+
+// DeadlineEnvelope is msg in an envelope that carries deadline in its
+// DeadlineHeader and sender as the reply address (nil: nobody waits for a
+// reply), for a caller outside Tripwire whose target runs ShedExpired. Send
+// it as it is — actor.Context.Send or RootContext.Send: protoactor's
+// Request and RequestFuture would wrap it in an envelope of their own — to
+// a PID that replies to sender, such as a future's (actor.NewFuture), and
+// wait no longer than deadline. A nil message, one that is already an
+// envelope, or a zero deadline is ErrInvalidMessage.
+func DeadlineEnvelope(msg any, sender *actor.PID, deadline time.Time) (*actor.MessageEnvelope, error) {
+	switch msg.(type) {
+	case nil:
+		return nil, fmt.Errorf("%w: nil message", ErrInvalidMessage)
+	case *actor.MessageEnvelope:
+		return nil, fmt.Errorf("%w: the message is an envelope already", ErrInvalidMessage)
+	}
+	if deadline.IsZero() {
+		return nil, fmt.Errorf("%w: zero deadline", ErrInvalidMessage)
+	}
+	env := &actor.MessageEnvelope{Message: msg, Sender: sender}
+	env.SetHeader(DeadlineHeader, strconv.FormatInt(deadline.UnixNano(), 10))
+	return env, nil
 }

@@ -20,6 +20,7 @@ type caller struct {
 	cluster  *cluster.Cluster
 	kind     string
 	identity string
+	track    *entry // what a Failover knows of the key (nil: no failover)
 }
 
 // call is the target's function: it sends msg and waits for the reply, the
@@ -28,6 +29,7 @@ type caller struct {
 // cache and the message provably reached no actor there (the grain moved
 // since), call looks the grain up again and sends once more.
 func (g *caller) call(ctx context.Context, msg any) (any, error) {
+	g.track.started(ctx)
 	pid, cached, err := g.locate(ctx, true)
 	if err != nil {
 		return nil, err
@@ -67,7 +69,7 @@ func (g *caller) ask(ctx context.Context, pid *actor.PID, msg any) result {
 			target.SendSystemMessage(pid, &actor.Unwatch{Watcher: self})
 		}
 	}()
-	sys.Root.RequestWithCustomSender(pid, msg, self)
+	g.send(ctx, pid, msg, self)
 	select {
 	case reply := <-box.replies:
 		return g.answer(pid, reply)
@@ -84,6 +86,21 @@ func (g *caller) ask(ctx context.Context, pid *actor.PID, msg any) result {
 	case <-ctx.Done():
 		return result{err: ctx.Err()}
 	}
+}
+
+// send sends msg to the grain at pid with self as its sender, and the
+// call's deadline in its tripwire.DeadlineHeader, as an actor target's ask
+// carries it: a grain kind whose props run tripwire.ShedExpired drops a
+// call whose caller has already had tripwire.ErrTimeout.
+func (g *caller) send(ctx context.Context, pid *actor.PID, msg any, self *actor.PID) {
+	sys := g.cluster.ActorSystem
+	if d, ok := ctx.Deadline(); ok {
+		if env, err := tripwire.DeadlineEnvelope(msg, self, d); err == nil {
+			sys.Root.Send(pid, env)
+			return
+		}
+	}
+	sys.Root.RequestWithCustomSender(pid, msg, self)
 }
 
 // answer turns the grain's reply into the call's result.
@@ -106,6 +123,7 @@ func (g *caller) answer(pid *actor.PID, reply any) result {
 func (g *caller) locate(ctx context.Context, useCache bool) (*actor.PID, bool, error) {
 	if useCache {
 		if pid, ok := g.cluster.PidCache.Get(g.identity, g.kind); ok && pid != nil {
+			g.track.placed(pid.Address)
 			return pid, true, nil
 		}
 	}
@@ -114,9 +132,11 @@ func (g *caller) locate(ctx context.Context, useCache bool) (*actor.PID, bool, e
 		return nil, false, err
 	}
 	if pid == nil {
+		g.track.placed("")
 		return nil, false, fmt.Errorf("%w: no member hosts grain %s/%s", tripwire.ErrTargetDown, g.kind, g.identity)
 	}
 	g.cluster.PidCache.Set(g.identity, g.kind, pid)
+	g.track.placed(pid.Address)
 	return pid, false, nil
 }
 

@@ -10,5 +10,14 @@
 // the grain when it moves to another member; if the grain or its member
 // dies while a call waits, the call fails at once with
 // tripwire.ErrTargetDown. Messages must be protobuf messages; anything else
-// is tripwire.ErrNotSerializable at once, counting neither way.
+// is tripwire.ErrNotSerializable at once, counting neither way. A call
+// carries its deadline in the tripwire.DeadlineHeader, as asks to actor
+// targets do.
+//
+// Failover makes such breakers probe as soon as the cluster's topology
+// drops the member their grain lived on, instead of waiting for their
+// OpenTimeout:
+//
+//	f, err := grain.NewFailover(reg, c)
+//	t, err := f.Target("cart/alice", "cart", "alice")
 package grain

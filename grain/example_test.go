@@ -65,3 +65,41 @@ func ExampleTarget_factory() {
 	}))
 	defer reg.Shutdown(context.Background())
 }
+
+// Breakers in front of grains that probe as soon as the cluster drops the
+// member their grain lived on, instead of after their OpenTimeout.
+// (Compiled, not run.)
+func ExampleFailover() {
+	var c *cluster.Cluster // the member's cluster, as in ExampleTarget
+	sys := tripwire.NewActorSystem(nil)
+
+	reg, _ := tripwire.Start(sys)
+	defer reg.Shutdown(context.Background())
+	failover, err := grain.NewFailover(reg, c)
+	if err != nil {
+		panic(err)
+	}
+	defer failover.Stop()
+
+	target, err := failover.Target("cart/alice", "cart", "alice") // the key it is registered under
+	if err != nil {
+		panic(err)
+	}
+	_ = reg.Register("cart/alice", target, tripwire.Settings{Threshold: 3})
+}
+
+// Failover targets made on demand.
+// (Compiled, not run.)
+func ExampleFailover_factory() {
+	var c *cluster.Cluster // the member's cluster, as in ExampleTarget
+	sys := tripwire.NewActorSystem(nil)
+
+	var failover *grain.Failover // set before the first call
+	reg, _ := tripwire.Start(sys, tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
+		t, err := failover.Target(key, "cart", strings.TrimPrefix(key, "cart/"))
+		return t, tripwire.Settings{Threshold: 3}, err
+	}))
+	defer reg.Shutdown(context.Background())
+	failover, _ = grain.NewFailover(reg, c)
+	defer failover.Stop()
+}

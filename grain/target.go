@@ -23,8 +23,12 @@ func Target(c *cluster.Cluster, kind, identity string) (tripwire.Target, error) 
 	case kind == "" || identity == "":
 		return nil, fmt.Errorf("%w: a grain target needs a kind and an identity", tripwire.ErrInvalidTarget)
 	}
-	g := &caller{cluster: c, kind: kind, identity: identity}
-	return tripwire.Checked(tripwire.FuncTarget(g.call), serializable), nil
+	return newTarget(&caller{cluster: c, kind: kind, identity: identity}), nil
+}
+
+// newTarget is the breaker target that calls g.
+func newTarget(g *caller) tripwire.Target {
+	return tripwire.Checked(tripwire.FuncTarget(g.call), serializable)
 }
 
 // serializable refuses a nil message, and one protoactor's remote would

@@ -24,6 +24,7 @@ type nodeConfig struct {
 	listen    string
 	latency   time.Duration
 	report    time.Duration
+	shed      bool
 	keepalive keepaliveFlags
 	remote    []remote.ConfigOption // from keepalive
 }
@@ -37,6 +38,8 @@ func nodeFlags(args []string, stdout, stderr io.Writer) (nodeConfig, error) {
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:7070", "host:port to listen on (port 0: chosen by the OS)")
 	fs.DurationVar(&c.latency, "latency", 2*time.Millisecond, "how long the dependency takes to answer")
 	fs.DurationVar(&c.report, "report", time.Second, "how often to print the number of requests served (0: never)")
+	fs.BoolVar(&c.shed, "shed", false, "drop, unanswered, each request whose caller's deadline has passed when the\n"+
+		"dependency gets to it (tripwire.ShedExpired), instead of serving it late")
 	c.keepalive.define(fs)
 	if err := parseFlags(fs, args, "node", stdout, stderr, nodeHelp); err != nil {
 		return c, err
@@ -67,7 +70,9 @@ Serves the built-in dependency as an actor named "dependency" over
 protoactor's remote, until interrupted. It answers each protobuf request with
 the request itself. Drive it from another process with
 tripwire demo -remote ADDRESS, then stop and restart this node to watch the
-breakers there open and close. Give both the same -keepalive.
+breakers there open and close. Give both the same -keepalive. With -shed,
+a request that reaches the dependency after its caller's deadline (a node
+that was stopped with SIGSTOP, then continued) is dropped, not served.
 
 Flags:
 `)
@@ -90,16 +95,16 @@ func runNode(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int
 	if err != nil {
 		return 2
 	}
-	n, err := remotenode.StartWith(cfg.listen, cfg.latency, nil, cfg.remote)
+	n, err := remotenode.StartConfig(remotenode.Config{Listen: cfg.listen, Latency: cfg.latency, Shed: cfg.shed, Remote: cfg.remote})
 	if err != nil {
 		printError(stderr, "node", err)
 		return 1
 	}
 	defer n.Stop()
-	fmt.Fprintf(stdout, "node: serving %q at %s (latency %v, %v); drive it with: tripwire demo -remote %s\n",
-		remotenode.Name, n.Address(), cfg.latency, cfg.keepalive, n.Address())
+	fmt.Fprintf(stdout, "node: serving %q at %s (latency %v, %v%s); drive it with: tripwire demo -remote %s\n",
+		remotenode.Name, n.Address(), cfg.latency, cfg.keepalive, shedding(cfg.shed), n.Address())
 	serveUntil(stdout, n, cfg.report, stop)
-	fmt.Fprintf(stdout, "node: stopping after %d requests\n", n.Calls())
+	fmt.Fprintf(stdout, "node: stopping after %d requests%s\n", n.Calls(), shedCount(cfg.shed, n.Shed()))
 	return 0
 }
 
@@ -111,16 +116,32 @@ func serveUntil(w io.Writer, n *remotenode.Node, period time.Duration, stop <-ch
 		defer t.Stop()
 		tick = t.C
 	}
-	last := int64(0)
+	last, lastShed := int64(0), int64(0)
 	for {
 		select {
 		case <-stop:
 			return
 		case <-tick:
-			if c := n.Calls(); c != last {
-				fmt.Fprintf(w, "node: %d requests (+%d)\n", c, c-last)
-				last = c
+			if c, s := n.Calls(), n.Shed(); c != last || s != lastShed {
+				fmt.Fprintf(w, "node: %d requests (+%d)%s\n", c, c-last, shedCount(s > 0, s))
+				last, lastShed = c, s
 			}
 		}
 	}
+}
+
+// shedding says that the node sheds, for its first line.
+func shedding(on bool) string {
+	if on {
+		return ", shedding expired requests"
+	}
+	return ""
+}
+
+// shedCount says how many requests the node shed, if it sheds.
+func shedCount(on bool, n int64) string {
+	if on {
+		return fmt.Sprintf(", %d shed", n)
+	}
+	return ""
 }

@@ -162,3 +162,21 @@ func TestNodeRejectsBadFlags(t *testing.T) {
 		t.Errorf("bad -listen: exit %d, stderr %q", c, errOut.String())
 	}
 }
+
+func TestNodeShedsWhenAsked(t *testing.T) {
+	// Given a node started with -shed
+	n, _ := startNode(t, "-shed")
+	// Then its first line says so
+	if !strings.Contains(n.first, "shedding expired requests") {
+		t.Fatalf("first line %q", n.first)
+	}
+	// And when it is interrupted it says how many requests it shed
+	if err := n.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	out := n.rest()
+	n.wait()
+	if !strings.Contains(out, "node: stopping after 0 requests, 0 shed") {
+		t.Fatalf("out %q, stderr %q", out, n.errs.String())
+	}
+}

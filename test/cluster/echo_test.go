@@ -9,6 +9,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
 	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/tripwire-go/tripwire"
 )
 
 // echoKind is the grain kind every member hosts.
@@ -20,6 +22,10 @@ const fail = "fail"
 
 var errGrain = errors.New("echo: asked to fail")
 
+// deadline is the message an echo grain answers with the deadline header
+// it came with ("deadline <value>").
+const deadline = "deadline"
+
 // holdPrefix starts the message an echo grain keeps unanswered; the rest
 // is the address and id of a PID the grain tells "held" when it has it, so
 // a test knows the call is in flight at the grain.
@@ -27,8 +33,9 @@ const holdPrefix = "hold "
 
 // echoKindOf is the echo grain: it answers each StringValue with where it
 // lives and how many messages this activation has received ("host:port
-// #n"), except fail, which it answers with errGrain, and a hold message,
-// which it keeps unanswered.
+// #n"), except fail, which it answers with errGrain, deadline, which it
+// answers with its deadline header, and a hold message, which it keeps
+// unanswered.
 func echoKindOf() *cluster.Kind {
 	return cluster.NewKind(echoKind, actor.PropsFromProducer(func() actor.Actor { return &echo{} }))
 }
@@ -41,8 +48,12 @@ func (e *echo) Receive(ctx actor.Context) {
 		return
 	}
 	e.received++
-	if m.GetValue() == fail {
+	switch m.GetValue() {
+	case fail:
 		ctx.Respond(errGrain)
+		return
+	case deadline:
+		ctx.Respond(wrapperspb.String(deadline + " " + ctx.MessageHeader().Get(tripwire.DeadlineHeader)))
 		return
 	}
 	if to, ok := strings.CutPrefix(m.GetValue(), holdPrefix); ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,10 +18,12 @@ import (
 // driver runs a member's commands; the first "register" starts a registry
 // on it.
 type driver struct {
-	c       *cluster.Cluster
-	reg     *tripwire.Registry
-	loads   map[string]*load
-	members atomic.Value // "<n> <addresses>" of the last topology
+	c        *cluster.Cluster
+	reg      *tripwire.Registry
+	failover *grain.Failover // made by the first "register ... failover"
+	loads    map[string]*load
+	members  atomic.Value // "<n> <addresses>" of the last topology
+	left     sync.Map     // address -> time.Time: when a topology dropped it
 }
 
 func (d *driver) do(cmd []string) string {
@@ -39,8 +42,13 @@ func (d *driver) do(cmd []string) string {
 			return "ok " + pid.Address
 		}
 		return "err nowhere"
-	case "register": // register KEY ID THRESHOLD OPEN-TIMEOUT CALL-TIMEOUT
-		return d.register(arg(1), arg(2), arg(3), arg(4), arg(5))
+	case "register": // register KEY ID THRESHOLD OPEN-TIMEOUT CALL-TIMEOUT [failover]
+		return d.register(arg(1), arg(2), arg(3), arg(4), arg(5), arg(6) == "failover")
+	case "left": // left ADDR: "ok <unix ns>" when this member's topology dropped ADDR
+		if at, ok := d.left.Load(arg(1)); ok {
+			return fmt.Sprintf("ok %d", at.(time.Time).UnixNano())
+		}
+		return "err not left"
 	case "call": // call KEY TEXT: "ok <reply>" or "err <error>"
 		v, err := d.reg.Call(context.Background(), arg(1), wrapperspb.String(arg(2)))
 		if err != nil {
@@ -67,13 +75,20 @@ func (d *driver) do(cmd []string) string {
 	return fmt.Sprintf("err unknown command %q", cmd)
 }
 
-func (d *driver) register(key, id, threshold, open, call string) string {
+func (d *driver) register(key, id, threshold, open, call string, failover bool) string {
 	if d.reg == nil {
 		reg, err := tripwire.Start(d.c.ActorSystem)
 		if err != nil {
 			return "err " + err.Error()
 		}
 		d.reg = reg
+	}
+	if failover && d.failover == nil {
+		f, err := grain.NewFailover(d.reg, d.c)
+		if err != nil {
+			return "err " + err.Error()
+		}
+		d.failover = f
 	}
 	var s tripwire.Settings
 	var err error
@@ -85,7 +100,10 @@ func (d *driver) register(key, id, threshold, open, call string) string {
 		s.CallTimeout, err = time.ParseDuration(call)
 	}
 	var target tripwire.Target
-	if err == nil {
+	switch {
+	case err == nil && failover:
+		target, err = d.failover.Target(key, echoKind, id)
+	case err == nil:
 		target, err = grain.Target(d.c, echoKind, id)
 	}
 	if err == nil {

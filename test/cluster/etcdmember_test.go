@@ -68,12 +68,18 @@ func runEtcdMember(spec string) int {
 			}
 			slices.Sort(addrs)
 			d.members.Store(fmt.Sprintf("%d %s", len(addrs), strings.Join(addrs, ",")))
+			for _, m := range t.Left {
+				d.left.LoadOrStore(m.Address(), time.Now())
+			}
 		}
 	})
 	c.StartMember()
 	fmt.Printf("MEMBER %s\n", sys.Address())
 	for in := bufio.NewScanner(os.Stdin); in.Scan() && in.Text() != "leave"; {
 		fmt.Println(d.do(strings.Fields(in.Text())))
+	}
+	if d.failover != nil {
+		d.failover.Stop()
 	}
 	if d.reg != nil {
 		_ = d.reg.Shutdown(context.Background())
