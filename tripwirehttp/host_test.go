@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"testing"
 	"time"
@@ -123,6 +124,14 @@ func TestHungHostIsCancelledAtCallTimeout(t *testing.T) {
 	if err != nil || snap.Failures != 1 {
 		t.Fatalf("Snapshot: %+v, %v; want 1 failure", snap, err)
 	}
+
+	// and through an http.Client, the *url.Error says it timed out
+	_, err = (&http.Client{Transport: r.tr}).Get(h.URL)
+	var ue *url.Error
+	if !errors.As(err, &ue) || !ue.Timeout() || !errors.Is(err, tripwire.ErrTimeout) {
+		t.Fatalf("Client.Get from a hung host: %v; want a *url.Error that is a timeout", err)
+	}
+	<-ended
 }
 
 func TestRequestDeadlineBoundsTheRoundTrip(t *testing.T) {
