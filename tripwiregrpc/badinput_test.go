@@ -76,6 +76,9 @@ func TestBadCallsAreRefusedWithoutBeingSent(t *testing.T) {
 			"nil invoker":     {func() error { return fixed(context.Background(), "/m", "r", new(string), nil, nil) }, []error{tripwiregrpc.ErrInvalidCall}},
 			"nil reply":       {func() error { return fixed(context.Background(), "/m", "r", nil, nil, inv.invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
 			"typed nil reply": {func() error { return fixed(context.Background(), "/m", "r", nilReply, nil, inv.invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
+			"nil message": {func() error {
+				return fixed(context.Background(), "/m", "r", (*wrapperspb.StringValue)(nil), nil, inv.invoke)
+			}, []error{tripwiregrpc.ErrInvalidCall}},
 			"non-pointer":     {func() error { return fixed(context.Background(), "/m", "r", "reply", nil, inv.invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
 			"no connection":   {func() error { return byMethod(context.Background(), "/m", "r", new(string), nil, inv.invoke) }, []error{tripwiregrpc.ErrKey}},
 			"key func error":  {func() error { return keyed(noTenant)(context.Background(), "/m", "r", new(string), nil, inv.invoke) }, []error{tripwiregrpc.ErrKey, errNoTenant}},

@@ -85,7 +85,11 @@ func copyRequest(req any) any {
 // freshReply makes an empty reply of reply's type.
 func freshReply(reply any) (any, error) {
 	if m, ok := reply.(proto.Message); ok {
-		return m.ProtoReflect().Type().New().Interface(), nil
+		r := m.ProtoReflect()
+		if !r.IsValid() {
+			return nil, fmt.Errorf("%w: reply is a nil %T", ErrInvalidCall, reply)
+		}
+		return r.Type().New().Interface(), nil
 	}
 	v := reflect.ValueOf(reply)
 	if v.Kind() != reflect.Pointer || v.IsNil() {

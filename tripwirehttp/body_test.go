@@ -143,9 +143,9 @@ func TestTimedOutRoundTripsLeaveNoConnectionOpen(t *testing.T) {
 		}
 	}
 
-	// Then every connection they opened is closed again (the rig's idle
-	// ones included, at its end: goleak checks its goroutines)
-	r.base.CloseIdleConnections()
+	// Then every connection they opened is closed again (idle ones too,
+	// once the client closes them through the Transport)
+	(&http.Client{Transport: r.tr}).CloseIdleConnections()
 	waitFor(t, "every connection is closed", func() bool { return h.closed.Load() == h.newConns.Load() })
 	if h.newConns.Load() == 0 {
 		t.Fatal("no connection was made")

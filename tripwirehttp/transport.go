@@ -86,6 +86,19 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return nil, err
 }
 
+// CloseIdleConnections closes the idle connections of the transport under
+// the breakers, if it has such a method (http.Transport does), so that
+// http.Client.CloseIdleConnections reaches it. The breakers are the
+// registry's: they stop with it, or when idle.
+func (t *Transport) CloseIdleConnections() {
+	if t == nil {
+		return
+	}
+	if c, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
 // checkRequest refuses what net/http's own transport refuses before it
 // dials, so that a caller's mistake is not counted as the host's failure.
 func checkRequest(req *http.Request) error {
