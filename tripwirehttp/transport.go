@@ -54,9 +54,10 @@ func New(reg *tripwire.Registry, next http.RoundTripper, opts ...Option) (*Trans
 // open, tripwire.ErrOverloaded, ErrKey, ErrInvalidRequest, the settings'
 // or the registry's error. A round trip not answered by the key's
 // CallTimeout (or the request's deadline, if earlier) is cancelled and
-// returns tripwire.ErrTimeout, which matches context.DeadlineExceeded; a
-// request whose context is cancelled returns context.Canceled at once. The
-// request body is always closed.
+// returns tripwire.ErrTimeout, which matches context.DeadlineExceeded — as
+// does the transport's own error when the request's deadline ends its
+// round trip first; a request whose context is cancelled returns
+// context.Canceled at once. The request body is always closed.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t == nil || t.reg == nil {
 		closeRequest(req)
