@@ -143,14 +143,23 @@ func key(t *testing.T, url string) string {
 	return k
 }
 
-// waitFor polls cond until it holds, failing after patience.
+// waitFor polls cond until it holds, failing after patience. It must run
+// on the test's goroutine; others use eventually.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
+	if !eventually(cond) {
+		t.Fatalf("after %v: %s", patience, what)
+	}
+}
+
+// eventually polls cond until it holds, or reports false after patience.
+func eventually(cond func() bool) bool {
 	for end := time.Now().Add(patience); !cond(); time.Sleep(poll) {
 		if time.Now().After(end) {
-			t.Fatalf("after %v: %s", patience, what)
+			return false
 		}
 	}
+	return true
 }
 
 // wantState checks key's circuit.
