@@ -23,7 +23,9 @@ import (
 //     is open;
 //   - tripwire.ErrOverloaded: ResourceExhausted;
 //   - tripwire.ErrTimeout, the call's deadline (the caller's, or the key's
-//     CallTimeout) passed first: DeadlineExceeded; the call is cancelled;
+//     CallTimeout) passed first: DeadlineExceeded; the call is cancelled
+//     (gRPC's own timer for that deadline may end it first, with gRPC's
+//     DeadlineExceeded status);
 //   - context.Canceled, the caller's context: Canceled;
 //   - tripwire.ErrShutdown, tripwire.ErrBreakerRestarted: Unavailable;
 //   - ErrKey, ErrInvalidCall, invalid settings or the settings func's
