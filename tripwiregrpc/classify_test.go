@@ -1,0 +1,92 @@
+package tripwiregrpc_test
+
+import (
+	"context"
+	"testing"
+
+	"go.opentelemetry.io/otel/attribute"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/tripwiregrpc"
+)
+
+// codeInvoker answers each call with the code its request names.
+var codeInvoker = &fakeInvoker{fn: func(_ context.Context, req, reply any, _ []grpc.CallOption) error {
+	switch req.(*wrapperspb.StringValue).GetValue() {
+	case "NotFound":
+		return status.Error(codes.NotFound, "no such thing")
+	case "Unavailable":
+		return status.Error(codes.Unavailable, "down")
+	}
+	echoInto(req, reply)
+	return nil
+}}
+
+func callFor(t *testing.T, intercept grpc.UnaryClientInterceptor, code string) error {
+	t.Helper()
+	return intercept(context.Background(), "/m", wrapperspb.String(code), new(wrapperspb.StringValue), nil, codeInvoker.invoke)
+}
+
+func TestFailureCodesChooseWhatFails(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given a classifier for which only NotFound is a failure
+		intercept := fakeInterceptor(t, e, tripwiregrpc.WithClassifier(tripwiregrpc.FailureCodes(codes.NotFound)),
+			tripwiregrpc.WithSettings(tripwire.Settings{Threshold: 2}))
+		// When NotFound, Unavailable and NotFound come back, the
+		// Unavailable reset the count; a second NotFound in a row opens it
+		for _, c := range []string{"NotFound", "Unavailable", "NotFound"} {
+			_ = callFor(t, intercept, c)
+		}
+		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
+		_ = callFor(t, intercept, "NotFound")
+		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Open, 2)
+	})
+}
+
+func TestAPanickingClassifierCountsAFailureAndTheCallerStillGetsTheReply(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		intercept := fakeInterceptor(t, e, tripwiregrpc.WithClassifier(func(error) tripwire.Verdict { panic("classifier bug") }))
+		out := new(wrapperspb.StringValue)
+		err := intercept(context.Background(), "/m", wrapperspb.String("hi"), out, nil, codeInvoker.invoke)
+		if err != nil || out.GetValue() != "echo: hi" {
+			t.Fatalf("call: %q, %v", out.GetValue(), err)
+		}
+		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
+	})
+}
+
+func TestMetricsCountWhatTheBreakerCounts(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		intercept := fakeInterceptor(t, e)
+		for _, c := range []string{"OK", "NotFound", "Unavailable"} {
+			_ = callFor(t, intercept, c)
+		}
+		var rm metricdata.ResourceMetrics
+		if err := reader.Collect(context.Background(), &rm); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int64{}
+		for _, sm := range rm.ScopeMetrics {
+			for _, m := range sm.Metrics {
+				if sum, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == "tripwire.calls" {
+					for _, dp := range sum.DataPoints {
+						o, _ := dp.Attributes.Value(attribute.Key("tripwire.outcome"))
+						got[o.AsString()] += dp.Value
+					}
+				}
+			}
+		}
+		if got["success"] != 2 || got["failure"] != 1 {
+			t.Fatalf("tripwire.calls by outcome %v; want 2 success (OK, NotFound), 1 failure (Unavailable)", got)
+		}
+	}, tripwire.WithMeterProvider(mp))
+}

@@ -1,0 +1,99 @@
+package tripwiregrpc
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// DefaultIdleTimeout is the Settings.IdleTimeout of a key whose settings
+// leave it zero: a method not called for that long has its breaker stopped
+// (closed breakers only), and its next call starts it again.
+const DefaultIdleTimeout = 5 * time.Minute
+
+// KeyFunc gives a call its breaker key.
+type KeyFunc func(ctx context.Context, cc *grpc.ClientConn, method string) (string, error)
+
+// Option configures UnaryClientInterceptor.
+type Option interface {
+	apply(*config) error
+}
+
+type config struct {
+	key      KeyFunc
+	settings func(key string) (tripwire.Settings, error)
+	classify func(error) tripwire.Verdict
+}
+
+type optionFunc func(*config) error
+
+func (f optionFunc) apply(c *config) error { return f(c) }
+
+// WithKey makes f give each call its key instead of MethodKey: TargetKey
+// for one breaker per server, or a key of the program's own. An error from
+// f is returned wrapped in ErrKey, and the call is not sent. Keys share the
+// registry's namespace: choose keys the program's own Register calls do
+// not use.
+func WithKey(f KeyFunc) Option {
+	return optionFunc(func(c *config) error {
+		if f == nil {
+			return fmt.Errorf("%w: WithKey(nil)", tripwire.ErrInvalidOption)
+		}
+		c.key = f
+		return nil
+	})
+}
+
+// WithSettings gives every key the interceptor makes the settings s (zero
+// fields take their defaults; IdleTimeout takes DefaultIdleTimeout).
+// Classification is WithClassifier's: s must leave Classify and IsFailure
+// nil. The settings of a key are those of the first call that made it.
+func WithSettings(s tripwire.Settings) Option {
+	return optionFunc(func(c *config) error {
+		if err := checkSettings(s); err != nil {
+			return err
+		}
+		c.settings = func(string) (tripwire.Settings, error) { return s, nil }
+		return nil
+	})
+}
+
+// WithSettingsFor gives each key the settings f returns for it, when its
+// breaker is made. An error from f fails that call, wrapped, without
+// sending it; the next call to the key asks f again.
+func WithSettingsFor(f func(key string) (tripwire.Settings, error)) Option {
+	return optionFunc(func(c *config) error {
+		if f == nil {
+			return fmt.Errorf("%w: WithSettingsFor(nil)", tripwire.ErrInvalidOption)
+		}
+		c.settings = f
+		return nil
+	})
+}
+
+// WithClassifier makes f decide how each call's answer counts instead of
+// DefaultClassify: tripwire.Success, tripwire.Failure or tripwire.Ignore,
+// from the invoker's error (nil for a success). FailureCodes makes one from
+// a list of codes. f runs on the registry's worker; a panic in it counts as
+// a failure.
+func WithClassifier(f func(err error) tripwire.Verdict) Option {
+	return optionFunc(func(c *config) error {
+		if f == nil {
+			return fmt.Errorf("%w: WithClassifier(nil)", tripwire.ErrInvalidOption)
+		}
+		c.classify = f
+		return nil
+	})
+}
+
+// checkSettings refuses settings that classify by themselves.
+func checkSettings(s tripwire.Settings) error {
+	if s.Classify != nil || s.IsFailure != nil {
+		return fmt.Errorf("%w: Settings.Classify and IsFailure are the interceptor's: use WithClassifier", tripwire.ErrInvalidSettings)
+	}
+	return nil
+}

@@ -1,0 +1,30 @@
+package tripwirehttp
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// target runs an exchange's round trip; a message of any other type is
+// refused with tripwire.ErrInvalidMessage before it runs.
+var target = tripwire.Func(func(ctx context.Context, x *exchange) (*exchange, error) { return x.run(ctx) })
+
+// breakers is the factory of a Transport's keys.
+func breakers(settings func(string) (tripwire.Settings, error)) tripwire.Factory {
+	return func(_ context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
+		s, err := settings(key)
+		if err != nil {
+			return nil, s, fmt.Errorf("tripwirehttp: settings of %q: %w", key, err)
+		}
+		if err := checkSettings(s); err != nil {
+			return nil, s, err
+		}
+		if s.IdleTimeout == 0 {
+			s.IdleTimeout = DefaultIdleTimeout
+		}
+		s.Classify = verdictOf
+		return target, s, nil
+	}
+}

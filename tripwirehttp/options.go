@@ -1,0 +1,96 @@
+package tripwirehttp
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// DefaultIdleTimeout is the Settings.IdleTimeout of a key whose settings
+// leave it zero: a host not called for that long has its breaker stopped
+// (closed breakers only), and its next request starts it again.
+const DefaultIdleTimeout = 5 * time.Minute
+
+// Option configures a Transport at New.
+type Option interface {
+	apply(*config) error
+}
+
+type config struct {
+	key      func(*http.Request) (string, error)
+	settings func(key string) (tripwire.Settings, error)
+	classify func(*http.Response, error) tripwire.Verdict
+}
+
+type optionFunc func(*config) error
+
+func (f optionFunc) apply(c *config) error { return f(c) }
+
+// WithKey makes f give each request its key instead of HostKey: one
+// breaker per host and path prefix, per tenant, or one for a whole API. An
+// error from f is returned wrapped in ErrKey, and no request is sent. Keys
+// share the registry's namespace: choose keys the program's own Register
+// calls do not use.
+func WithKey(f func(*http.Request) (string, error)) Option {
+	return optionFunc(func(c *config) error {
+		if f == nil {
+			return fmt.Errorf("%w: WithKey(nil)", tripwire.ErrInvalidOption)
+		}
+		c.key = f
+		return nil
+	})
+}
+
+// WithSettings gives every key the Transport makes the settings s (zero
+// fields take their defaults; IdleTimeout takes DefaultIdleTimeout).
+// Classification is WithClassifier's: s must leave Classify and IsFailure
+// nil. The settings of a key are those of the first request that made it.
+func WithSettings(s tripwire.Settings) Option {
+	return optionFunc(func(c *config) error {
+		if err := checkSettings(s); err != nil {
+			return err
+		}
+		c.settings = func(string) (tripwire.Settings, error) { return s, nil }
+		return nil
+	})
+}
+
+// WithSettingsFor gives each key the settings f returns for it, when its
+// breaker is made (per host: a longer CallTimeout for a slow API). An error
+// from f fails that request, wrapped, without sending it; the next request
+// to the key asks f again.
+func WithSettingsFor(f func(key string) (tripwire.Settings, error)) Option {
+	return optionFunc(func(c *config) error {
+		if f == nil {
+			return fmt.Errorf("%w: WithSettingsFor(nil)", tripwire.ErrInvalidOption)
+		}
+		c.settings = f
+		return nil
+	})
+}
+
+// WithClassifier makes f decide how each round trip counts instead of
+// DefaultClassify: tripwire.Success, tripwire.Failure or tripwire.Ignore.
+// f runs on the registry's worker once the round trip returned — off the
+// caller's goroutine and off the breaker's — with the response (nil with an
+// error). It must not read or close the body, which is its caller's; a
+// panic in it counts as a failure.
+func WithClassifier(f func(*http.Response, error) tripwire.Verdict) Option {
+	return optionFunc(func(c *config) error {
+		if f == nil {
+			return fmt.Errorf("%w: WithClassifier(nil)", tripwire.ErrInvalidOption)
+		}
+		c.classify = f
+		return nil
+	})
+}
+
+// checkSettings refuses settings that classify by themselves.
+func checkSettings(s tripwire.Settings) error {
+	if s.Classify != nil || s.IsFailure != nil {
+		return fmt.Errorf("%w: Settings.Classify and IsFailure are the Transport's: use WithClassifier", tripwire.ErrInvalidSettings)
+	}
+	return nil
+}
