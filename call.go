@@ -2,10 +2,12 @@ package tripwire
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/registry"
 )
 
@@ -37,7 +39,11 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
-	return r.admitted(ctx, e, msg, time.Time{})
+	v, err := r.admitted(ctx, e, msg, time.Time{})
+	if err == errs.ErrForgotten {
+		return r.callUnknown(ctx, key, msg) // forgotten meanwhile (WithMaxKeys): made again
+	}
+	return v, err
 }
 
 // CallWith is Call for a key that f makes if it does not exist yet —
@@ -62,7 +68,11 @@ func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory)
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
-	return r.admitted(ctx, e, msg, time.Time{})
+	v, err := r.admitted(ctx, e, msg, time.Time{})
+	if err == errs.ErrForgotten {
+		return r.callUnknownWith(ctx, key, msg, f)
+	}
+	return v, err
 }
 
 // callUnknown is Call for a key that is not in the table: unknown, made by
@@ -77,6 +87,9 @@ func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f F
 	start := time.Now()
 	e, err := r.resolve(ctx, key, f, start.Add(DefaultCallTimeout))
 	if err != nil {
+		if errors.Is(err, ErrTooManyKeys) {
+			r.calls.Rejected(ctx, key)
+		}
 		return nil, err
 	}
 	if oe := e.Cell.Rejection(); oe != nil {

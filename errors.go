@@ -45,6 +45,9 @@ var (
 	// ErrOverloaded: the key already has Settings.MaxInFlight calls in
 	// flight; the call was not queued and counts neither way.
 	ErrOverloaded = errs.ErrOverloaded
+	// ErrTooManyKeys: a new key would pass WithMaxKeys and no key can be
+	// forgotten to make room; nothing was created or changed.
+	ErrTooManyKeys = errs.ErrTooManyKeys
 )
 
 // OpenError is the error of a call the circuit rejected: errors.Is(err,

@@ -60,6 +60,9 @@ func (r *Registry) resolve(ctx context.Context, key string, mk Factory, deadline
 	if err == nil || mk == nil || !errors.Is(err, ErrUnknownKey) {
 		return e, err
 	}
+	if r.full() {
+		return nil, fmt.Errorf("%w: %d keys, none that can be forgotten to make %q", ErrTooManyKeys, r.maxKeys, key)
+	}
 	f, e, err := r.join(ctx, key, mk)
 	if f == nil {
 		return e, err
@@ -152,7 +155,7 @@ func (r *Registry) build(ctx context.Context, key string, mk Factory) (err error
 	if err != nil {
 		return fmt.Errorf("tripwire: factory for %q: %w", key, err)
 	}
-	err = r.Register(key, t, s)
+	err = r.register(key, t, s, true)
 	if errors.Is(err, ErrDuplicateKey) {
 		// Registered with Register by the program itself while the
 		// factory ran: the program's breaker serves the key.
@@ -193,4 +196,10 @@ func contextError(ctx context.Context) error {
 		return ErrTimeout
 	}
 	return err
+}
+
+// full reports whether a new key would pass WithMaxKeys with no key that
+// could be forgotten to make room, so that the factory need not run.
+func (r *Registry) full() bool {
+	return r.maxKeys > 0 && r.keys.Len() >= r.maxKeys && r.supervisor.Forgettable() == 0
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/registry"
 )
 
@@ -50,6 +51,9 @@ func (r *Registry) tell(e *registry.Entry, msg func(chan tactor.Report) any) (ta
 	defer timeout.Stop()
 	select {
 	case rep := <-reply:
+		if rep.Err == errs.ErrForgotten {
+			return rep.Snapshot, fmt.Errorf("%w: %q was forgotten to make room (WithMaxKeys)", ErrUnknownKey, e.Key)
+		}
 		return rep.Snapshot, rep.Err
 	case <-r.stopping:
 		return tactor.Snapshot{}, ErrShutdown

@@ -18,6 +18,7 @@ type options struct {
 	meters  metric.MeterProvider
 	tracer  trace.TracerProvider
 	factory Factory
+	maxKeys int
 }
 
 type optionFunc func(*options) error
@@ -59,6 +60,24 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 			return fmt.Errorf("%w: WithTracerProvider(nil)", ErrInvalidOption)
 		}
 		o.tracer = tp
+		return nil
+	})
+}
+
+// WithMaxKeys bounds the registry's keys at n. When a new key — made by
+// the factory, or registered — would pass n, the key passivated longest ago
+// (an idle breaker stopped by its IdleTimeout, hence closed and unforced)
+// among those the factory made is forgotten: it leaves the registry and the
+// metrics, and its next call makes it again, as for a key never seen. A key
+// registered with Register is never forgotten. When no key can be, the new
+// key is refused with ErrTooManyKeys (a call is counted as rejected) and
+// nothing changes. Without it the key set is unbounded.
+func WithMaxKeys(n int) Option {
+	return optionFunc(func(o *options) error {
+		if n < 1 {
+			return fmt.Errorf("%w: WithMaxKeys(%d): want at least 1", ErrInvalidOption, n)
+		}
+		o.maxKeys = n
 		return nil
 	})
 }

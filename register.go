@@ -14,6 +14,11 @@ import (
 // Register adds a breaker for key in front of target. Zero settings fields
 // take their defaults.
 func (r *Registry) Register(key string, target Target, s Settings) error {
+	return r.register(key, target, s, false)
+}
+
+// register is Register of a key the factory made (made) or the program.
+func (r *Registry) register(key string, target Target, s Settings, made bool) error {
 	if err := validateKey(key); err != nil {
 		return err
 	}
@@ -29,6 +34,7 @@ func (r *Registry) Register(key string, target Target, s Settings) error {
 	}
 	callee := tactor.Callee{Func: spec.fn, PID: spec.pid, Check: spec.check}
 	e := registry.NewEntry(key, callee, r.rules.rules(s, spec.pid != nil && !s.IgnoreTargetDown), r.shared)
+	e.Cell.Made = made
 	reply := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Register{Entry: e, Reply: reply})
 	return r.await(reply)

@@ -11,6 +11,7 @@ import (
 	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/supervisor"
 	"github.com/tripwire-go/tripwire/task"
 )
 
@@ -22,10 +23,14 @@ type Registry struct {
 	log    *zap.Logger
 	keys   registry.Table
 	sup    *actor.PID
-	pool   *task.Pool
-	caller *tactor.Caller
-	shared *tactor.Shared // what every key's breakers share
-	rules  rulesCache
+	// supervisor is the supervisor actor's state, for what is safe to read
+	// off it (Forgettable).
+	supervisor *supervisor.Supervisor
+	maxKeys    int // 0: no bound
+	pool       *task.Pool
+	caller     *tactor.Caller
+	shared     *tactor.Shared // what every key's breakers share
+	rules      rulesCache
 
 	factory Factory // nil without WithFactory
 	flights flights

@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/registry"
 )
 
@@ -46,7 +47,11 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 		return nil
 	}
 	err = r.request(self, key, msg, func() (any, error) {
-		return r.forward(context.Background(), e, msg, callTimeout, max, time.Time{})
+		v, err := r.forward(context.Background(), e, msg, callTimeout, max, time.Time{})
+		if err == errs.ErrForgotten {
+			return r.callUnknown(context.Background(), key, msg) // forgotten meanwhile: made again
+		}
+		return v, err
 	})
 	if err != nil {
 		e.Cell.Done(max)

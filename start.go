@@ -43,7 +43,10 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 	r.hub = observe.NewHub(r.sys, r.log, r.metrics, tracer)
 	r.shared = &tactor.Shared{Pool: r.pool, Logger: r.log.Named("breaker"), Listener: r.hub,
 		Wake: func(c *tactor.Config) { r.sys.Root.Send(r.sup, &supervisor.Wake{Config: c}) }}
-	r.sup, err = r.sys.Root.SpawnNamed(supervisor.New(&r.keys, r.log).Props(),
+	r.maxKeys = o.maxKeys
+	r.supervisor = supervisor.New(&r.keys, r.log)
+	r.supervisor.SetMaxKeys(o.maxKeys, func(key string) { r.calls.Forget(key) })
+	r.sup, err = r.sys.Root.SpawnNamed(r.supervisor.Props(),
 		"tripwire-"+r.sys.ProcessRegistry.NextId())
 	if err != nil {
 		_ = r.hub.Close(context.Background())

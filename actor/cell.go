@@ -12,10 +12,15 @@ import (
 // state it publishes for lock-free fast-fail, the restart count, and the error
 // its pending calls get if it is stopped. Its zero value publishes Closed.
 type Cell struct {
-	state       atomic.Int32
-	rejection   atomic.Pointer[errs.OpenError]
-	inflight    atomic.Int64
-	passivated  atomic.Bool
+	state atomic.Int32
+	// Naps counts the key's passivations; only the supervisor uses it.
+	Naps       uint32
+	rejection  atomic.Pointer[errs.OpenError]
+	inflight   atomic.Int64
+	passivated atomic.Bool
+	// Made is set for a key the registry's factory made; it is set before
+	// the key is registered and never changed.
+	Made        bool
 	restarts    atomic.Int64
 	incarnation atomic.Uint64
 	stopErr     atomic.Pointer[error]

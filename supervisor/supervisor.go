@@ -45,6 +45,9 @@ type Supervisor struct {
 	seq      uint64
 	stopping bool       // the registry is shutting down
 	drained  chan error // Shutdown's reply, once no breaker is alive
+	maxKeys  int        // 0: no bound (see SetMaxKeys)
+	forgot   func(key string)
+	forget   forgettable
 }
 
 // New returns the supervisor of reg's breakers.
@@ -132,6 +135,12 @@ func (s *Supervisor) register(ctx actor.Context, e *registry.Entry) error {
 	if s.stopping {
 		return errs.ErrShutdown
 	}
+	if _, taken := s.reg.Load(e.Key); taken {
+		return errs.ErrDuplicateKey
+	}
+	if !s.makeRoom() {
+		return errs.ErrTooManyKeys
+	}
 	if !s.reg.Insert(e) {
 		return errs.ErrDuplicateKey
 	}
@@ -169,6 +178,7 @@ func (s *Supervisor) unregister(ctx actor.Context, m *Unregister) {
 	pid := e.PID()
 	if pid == nil {
 		// Passivated: no breaker to stop.
+		s.woke(e)
 		e.Mailbox.Discard(errs.ErrShutdown)
 		m.Reply <- nil
 		return
@@ -205,6 +215,7 @@ func (s *Supervisor) stopped(ctx actor.Context, id string) {
 	passivated := e.Cell.Passivated()
 	if passivated {
 		if e.Mailbox.Passivate() {
+			s.napped(e)
 			return // idle: the key stays registered without a breaker
 		}
 		// A message came while it stopped: the key is not idle after all.
@@ -240,6 +251,7 @@ func (s *Supervisor) wake(ctx actor.Context, cfg *tactor.Config) {
 		return
 	}
 	e.Cell.Wake()
+	s.woke(e)
 	s.respawn(ctx, e)
 }
 

@@ -23,6 +23,10 @@ var (
 	ErrShutdown         = errors.New("tripwire: registry shut down")
 	ErrUnexpectedReply  = errors.New("tripwire: unexpected reply type")
 	ErrNotSerializable  = errors.New("tripwire: message cannot cross the network: not a proto.Message")
+	ErrTooManyKeys      = errors.New("tripwire: too many keys")
+	// ErrForgotten is what a forgotten key's mailbox refuses a call with:
+	// the registry makes the key again and calls it (never returned).
+	ErrForgotten = errors.New("tripwire: key forgotten")
 	// ErrTimeout also matches context.DeadlineExceeded.
 	ErrTimeout error = timeoutError{}
 )
