@@ -31,7 +31,7 @@ type breaker struct {
 	watching       bool      // the actor target is watched
 	lastActive     time.Time // last admission or outcome, for IdleTimeout
 	idleSeq        uint64
-	episode        time.Time   // when the circuit last left closed
+	episode        time.Time    // when the circuit last left closed
 	sender         *task.Sender // how asks reach an actor target without blocking the turn
 }
 
