@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test bench cover vet demo fuzz soak chromium netns etcd partition failover screenshot sizes
+.PHONY: test scale bench cover vet demo fuzz soak chromium netns etcd partition failover screenshot sizes
 
 # The test command CI runs (.ci/run). The dashboard's browser test needs
 # chromium, the silent-partition test network namespaces and nftables
@@ -10,6 +10,7 @@ test: chromium netns etcd
 	$(GO) vet ./...
 	TRIPWIRE_REQUIRE_BROWSER=1 TRIPWIRE_REQUIRE_NETNS=1 TRIPWIRE_REQUIRE_ETCD=1 \
 		$(GO) test -race -count=1 -timeout 9m ./...
+	$(GO) test -count=1 -timeout 5m ./test/scale/
 
 # Debian's chromium, for the dashboard's browser test, unless it is there.
 chromium:
@@ -55,6 +56,11 @@ failover: etcd
 # The README's picture of the dashboard, taken in headless chromium.
 screenshot: chromium
 	$(GO) test -count=1 -run '^TestScreenshot$$' ./internal/dashboard/ -args -screenshot=$(CURDIR)/docs/dashboard.png
+
+# A million keys against their peers (gobreaker in a map, plain protoactor
+# actors), one run each; see BENCHMARKS.md. About 3 minutes, 3 GB.
+scale:
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./test/scale/
 
 # Benchmarks with their peers in one run; see BENCHMARKS.md.
 bench:

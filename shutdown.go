@@ -45,6 +45,7 @@ func (r *Registry) teardown() {
 	drained := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Shutdown{Reply: drained})
 	err := errors.Join(<-drained, r.sys.Root.PoisonFuture(r.sup).Wait())
+	r.supervisor.Close()
 	r.keys.Range(func(e *registry.Entry) bool {
 		e.Cell.SettleOrphans(ErrShutdown)
 		e.Mailbox.Discard(ErrShutdown)

@@ -49,6 +49,7 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 	r.sup, err = r.sys.Root.SpawnNamed(r.supervisor.Props(),
 		"tripwire-"+r.sys.ProcessRegistry.NextId())
 	if err != nil {
+		r.supervisor.Close()
 		_ = r.hub.Close(context.Background())
 		return nil, fmt.Errorf("tripwire: start supervisor: %w", err)
 	}

@@ -36,7 +36,9 @@ func inBubble(t *testing.T, body func(t *testing.T, r *rig)) {
 			actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
 		r := &rig{t: t, sys: sys, pool: task.NewPool(sys)}
 		var err error
-		r.sup, err = sys.Root.SpawnNamed(supervisor.New(&r.keys, zap.NewNop()).Props(), "sup")
+		s := supervisor.New(&r.keys, zap.NewNop())
+		defer s.Close()
+		r.sup, err = sys.Root.SpawnNamed(s.Props(), "sup")
 		if err != nil {
 			t.Fatal(err)
 		}

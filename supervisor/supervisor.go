@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,7 +33,9 @@ type Supervisor struct {
 	restart  actor.SupervisorStrategy
 	guardian *guardian
 	spawner  *tactor.Spawner
-	self     *actor.PID // the supervisor actor, once started
+	dispatch *dispatcher
+	stoppers sync.WaitGroup // the goroutines of shutdown that stop breakers
+	self     *actor.PID     // the supervisor actor, once started
 	root     *actor.RootContext
 	prefix   string // of every breaker's actor id: the supervisor's id and "/"
 	// retiring holds the entries of breakers still alive whose keys have
@@ -65,8 +68,20 @@ func New(reg *registry.Table, log *zap.Logger) *Supervisor {
 }
 
 // Props returns the supervisor actor's props.
+// Its turns run on a goroutine of the supervisor's own, which Close ends.
 func (s *Supervisor) Props() *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return s })
+	if s.dispatch == nil {
+		s.dispatch = newDispatcher()
+	}
+	return actor.PropsFromProducer(func() actor.Actor { return s }, actor.WithDispatcher(s.dispatch))
+}
+
+// Close ends the supervisor's goroutine, once its actor has stopped.
+func (s *Supervisor) Close() {
+	s.stoppers.Wait()
+	if s.dispatch != nil {
+		s.dispatch.Stop()
+	}
 }
 
 // Receive handles registration and breaker termination.
@@ -195,18 +210,28 @@ func (s *Supervisor) unregister(ctx actor.Context, m *Unregister) {
 func (s *Supervisor) stopped(ctx actor.Context, id string) {
 	s.alive--
 	defer s.checkDrained()
+	if reply, ok := s.waiting[id]; ok {
+		delete(s.waiting, id)
+		defer func() { reply <- nil }()
+	}
+	if s.stopping {
+		// Shutdown: the registry settles every registered key once all
+		// have stopped; one unregistered meanwhile is settled here.
+		if e, ok := s.retiring.LoadAndDelete(id); ok {
+			e := e.(*registry.Entry)
+			e.Cell.SettleOrphans(e.Cell.StopError())
+			e.Mailbox.Discard(e.Cell.StopError())
+		}
+		return
+	}
 	e, ok := s.entryOf(id)
 	if !ok {
 		return
 	}
 	s.retiring.Delete(id)
 	e.Bind(nil)
-	if reply, ok := s.waiting[id]; ok {
-		delete(s.waiting, id)
-		defer func() { reply <- nil }()
-	}
 	current, registered := s.reg.Load(e.Key)
-	if s.stopping || !registered || current != e {
+	if !registered || current != e {
 		// No breaker follows: calls a crash left in flight end too.
 		e.Cell.SettleOrphans(e.Cell.StopError())
 		e.Mailbox.Discard(e.Cell.StopError())
@@ -259,13 +284,25 @@ func (s *Supervisor) wake(ctx actor.Context, cfg *tactor.Config) {
 // stopped. Calls get ErrShutdown.
 func (s *Supervisor) shutdown(ctx actor.Context, reply chan error) {
 	s.stopping = true
+	var live []*registry.Entry
 	s.reg.Range(func(e *registry.Entry) bool {
 		e.Cell.Retire(errs.ErrShutdown)
-		if pid := e.PID(); pid != nil {
-			ctx.Stop(copyOf(pid))
+		if e.PID() != nil {
+			live = append(live, e)
 		}
 		return true
 	})
+	// A breaker's stopping turns run on the goroutine that posts its Stop:
+	// posted from one goroutine per core, a million stop in seconds.
+	workers := min(runtime.GOMAXPROCS(0), 1+len(live)/1024)
+	for w := range workers {
+		s.stoppers.Go(func() {
+			for i := w; i < len(live); i += workers {
+				// What ctx.Stop(pid) sends, without the process lookup.
+				live[i].Mailbox.PostSystemMessage(&actor.Stop{})
+			}
+		})
+	}
 	s.drained = reply
 	s.checkDrained()
 }

@@ -1,0 +1,112 @@
+package scale
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
+)
+
+// heap is the live heap after full collections.
+func heap() int64 {
+	var ms runtime.MemStats
+	for range 3 {
+		runtime.GC()
+	}
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
+func key(i int) string { return fmt.Sprintf("tenant-%07d", i) }
+
+var ok = tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
+
+// batch is how many keys one timing of Register covers.
+const batch = 1000
+
+// registerAll registers keys [from, to) and returns the time per key of
+// the first batch and of the last ten (which smooths out a collection of
+// the whole heap falling on one).
+func registerAll(tb testing.TB, reg *tripwire.Registry, from, to int, s tripwire.Settings) (first, last time.Duration) {
+	tb.Helper()
+	var times []time.Duration
+	for start := from; start < to; start += batch {
+		end := min(start+batch, to)
+		t0 := time.Now()
+		for i := start; i < end; i++ {
+			if err := reg.Register(key(i), ok, s); err != nil {
+				tb.Fatalf("Register %d: %v", i, err)
+			}
+		}
+		times = append(times, time.Since(t0)/time.Duration(end-start))
+	}
+	tail := times[max(0, len(times)-10):]
+	var sum time.Duration
+	for _, d := range tail {
+		sum += d
+	}
+	return times[0], sum / time.Duration(len(tail))
+}
+
+// callAll calls keys [from, to) once each from workers goroutines.
+func callAll(tb testing.TB, reg *tripwire.Registry, from, to, workers int) {
+	tb.Helper()
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := from + w; i < to; i += workers {
+				if _, err := reg.Call(context.Background(), key(i), nil); err != nil {
+					tb.Errorf("Call %d: %v", i, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// processes is the number of processes in sys's process table.
+func processes(sys *actor.ActorSystem) int {
+	n := 0
+	for _, m := range sys.ProcessRegistry.LocalPIDs.LocalPIDs {
+		n += m.Count()
+	}
+	return n
+}
+
+// waitForProcesses waits until sys has at most n processes.
+func waitForProcesses(tb testing.TB, sys *actor.ActorSystem, n int) {
+	tb.Helper()
+	for deadline := time.Now().Add(2 * time.Minute); processes(sys) > n; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			tb.Fatalf("%d processes, want at most %d", processes(sys), n)
+		}
+	}
+}
+
+// protoactorFloor is what protoactor itself keeps, per actor, of n plain
+// actors spawned and stopped: its process table (1,024 × 32 Go maps) keeps
+// the buckets of the largest it was. Measured on a system of its own.
+func protoactorFloor(tb testing.TB, n int) int64 {
+	tb.Helper()
+	sys := testkit.NewSystem(tb)
+	before := heap()
+	props := actor.PropsFromFunc(func(actor.Context) {})
+	pids := make([]*actor.PID, n)
+	for i := range pids {
+		pids[i], _ = sys.Root.SpawnNamed(props, fmt.Sprintf("tripwire-$2/%s#1", key(i)))
+	}
+	for _, pid := range pids {
+		sys.Root.Stop(pid)
+	}
+	pids = nil
+	waitForProcesses(tb, sys, 2)
+	return (heap() - before) / int64(n)
+}

@@ -1,0 +1,219 @@
+//go:build !race
+
+package scale
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/sony/gobreaker/v2"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
+)
+
+// million is the key count of the benchmarks.
+const million = 1_000_000
+
+// BenchmarkMillionKeys registers a million keys in one registry and reports
+// what that costs (Register time per key at the first and last thousand,
+// heap per key, Keys, one Snapshot, Shutdown), next to its peers in the
+// same run: a million gobreakers in a map, and a million plain protoactor
+// actors (the floor of any actor per key). Run once: make scale.
+func BenchmarkMillionKeys(b *testing.B) {
+	b.Run("tripwire", func(b *testing.B) {
+		for b.Loop() {
+			sys := testkit.NewSystem(b)
+			reg, err := tripwire.Start(sys)
+			if err != nil {
+				b.Fatal(err)
+			}
+			base := heap()
+			t0 := time.Now()
+			first, last := registerAll(b, reg, 0, million, tripwire.Settings{})
+			total := time.Since(t0)
+			perKey := float64(heap()-base) / million
+			t0 = time.Now()
+			keys := reg.Keys()
+			listed := time.Since(t0)
+			if len(keys) != million {
+				b.Fatalf("%d keys", len(keys))
+			}
+			keys = nil
+			t0 = time.Now()
+			const snaps = 10000
+			for i := range snaps {
+				if _, err := reg.Snapshot(key(i * 97)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			snap := time.Since(t0) / snaps
+			t0 = time.Now()
+			if err := reg.Shutdown(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			down := time.Since(t0)
+			b.ReportMetric(total.Seconds(), "s-register")
+			b.ReportMetric(float64(first.Nanoseconds()), "ns/key-first1k")
+			b.ReportMetric(float64(last.Nanoseconds()), "ns/key-last10k")
+			b.ReportMetric(perKey, "B/key")
+			b.ReportMetric(listed.Seconds(), "s-Keys")
+			b.ReportMetric(float64(snap.Nanoseconds()), "ns-Snapshot")
+			b.ReportMetric(down.Seconds(), "s-Shutdown")
+		}
+	})
+	b.Run("gobreaker-map", func(b *testing.B) {
+		for b.Loop() {
+			base := heap()
+			t0 := time.Now()
+			m := make(map[string]*gobreaker.CircuitBreaker[any])
+			for i := range million {
+				k := key(i)
+				m[k] = gobreaker.NewCircuitBreaker[any](gobreaker.Settings{Name: k})
+			}
+			total := time.Since(t0)
+			b.ReportMetric(total.Seconds(), "s-register")
+			b.ReportMetric(float64(heap()-base)/million, "B/key")
+			if len(m) != million {
+				b.Fatal(len(m))
+			}
+		}
+	})
+	b.Run("protoactor-actors", func(b *testing.B) {
+		for b.Loop() {
+			sys := testkit.NewSystem(b)
+			base := heap()
+			props := actor.PropsFromFunc(func(actor.Context) {})
+			t0 := time.Now()
+			pids := make([]*actor.PID, million)
+			for i := range pids {
+				pids[i], _ = sys.Root.SpawnNamed(props, key(i))
+			}
+			total := time.Since(t0)
+			b.ReportMetric(total.Seconds(), "s-register")
+			b.ReportMetric(float64(heap()-base-int64(len(pids))*8)/million, "B/key")
+			for _, pid := range pids {
+				sys.Root.Stop(pid)
+			}
+			waitForProcesses(b, sys, 2)
+		}
+	})
+}
+
+// BenchmarkFactoryHundredThousand makes 100,000 keys through the factory
+// by concurrent first calls (64 callers) and reports the seconds it took.
+func BenchmarkFactoryHundredThousand(b *testing.B) {
+	for b.Loop() {
+		sys := testkit.NewSystem(b)
+		reg, err := tripwire.Start(sys, tripwire.WithFactory(func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
+			return ok, tripwire.Settings{IdleTimeout: time.Minute}, nil
+		}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		const keys = 100_000
+		t0 := time.Now()
+		var wg sync.WaitGroup
+		for w := range 64 {
+			wg.Go(func() {
+				for i := w; i < keys; i += 64 {
+					if _, err := reg.Call(context.Background(), key(i), nil); err != nil {
+						b.Errorf("first call %d: %v", i, err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		b.ReportMetric(time.Since(t0).Seconds(), "s-100k")
+		if err := reg.Shutdown(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWake is the call of a passivated key, which wakes it (a new
+// breaker actor), next to the call of a live key in the same run; one
+// caller, 20,000 keys each.
+func BenchmarkWake(b *testing.B) {
+	const keys = 20_000
+	sys := testkit.NewSystem(b)
+	reg, err := tripwire.Start(sys, tripwire.WithFactory(func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
+		return ok, tripwire.Settings{IdleTimeout: 500 * time.Millisecond, CallTimeout: 200 * time.Millisecond}, nil
+	}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = reg.Shutdown(context.Background()) }()
+	idle := processes(sys)
+	callAll(b, reg, 0, keys, 8)
+	for b.Loop() {
+		waitForProcesses(b, sys, idle+1) // all asleep
+		t0 := time.Now()
+		callAll(b, reg, 0, keys, 1)
+		wake := time.Since(t0) / keys
+		t0 = time.Now()
+		callAll(b, reg, 0, keys, 1)
+		live := time.Since(t0) / keys
+		b.ReportMetric(float64(wake.Nanoseconds()), "ns/wake+call")
+		b.ReportMetric(float64(live.Nanoseconds()), "ns/call-live")
+		b.ReportMetric(float64((wake - live).Nanoseconds()), "ns/wake")
+	}
+}
+
+// BenchmarkOpenPathMillion fails fast on random keys of a million open
+// ones, next to gobreaker in a map of a million open breakers: the key
+// lookup with cold caches.
+func BenchmarkOpenPathMillion(b *testing.B) {
+	keys := make([]string, million)
+	for i := range keys {
+		keys[i] = key(i)
+	}
+	b.Run("tripwire", func(b *testing.B) {
+		sys := testkit.NewSystem(b)
+		reg, err := tripwire.Start(sys)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer func() { _ = reg.Shutdown(context.Background()) }()
+		registerAll(b, reg, 0, million, tripwire.Settings{IdleTimeout: time.Hour})
+		for _, k := range keys {
+			if err := reg.ForceOpen(k); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ctx := context.Background()
+		r := rand.New(rand.NewPCG(1, 2))
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			if _, err := reg.Call(ctx, keys[r.IntN(million)], nil); !errors.Is(err, tripwire.ErrOpen) {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("gobreaker-map", func(b *testing.B) {
+		m := make(map[string]*gobreaker.CircuitBreaker[any], million)
+		fail := errors.New("down")
+		for _, k := range keys {
+			cb := gobreaker.NewCircuitBreaker[any](gobreaker.Settings{Name: k, Timeout: time.Hour})
+			for range 6 {
+				_, _ = cb.Execute(func() (any, error) { return nil, fail })
+			}
+			m[k] = cb
+		}
+		r := rand.New(rand.NewPCG(1, 2))
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			if _, err := m[keys[r.IntN(million)]].Execute(nil); !errors.Is(err, gobreaker.ErrOpenState) {
+				b.Fatal(err)
+			}
+		}
+	})
+}
