@@ -16,14 +16,16 @@ import (
 
 // harness is one run in progress.
 type harness struct {
-	cfg     Config
-	sys     *actor.ActorSystem
-	reg     *tripwire.Registry
-	keys    []string
-	scripts []*chaos.Script
-	isActor []bool
-	live    *live
-	nextID  atomic.Int64
+	heapBase   int64 // live heap before the registry was made
+	heapPerKey int64 // live heap per key once the keys were registered
+	cfg        Config
+	sys        *actor.ActorSystem
+	reg        *tripwire.Registry
+	keys       []string
+	scripts    []*chaos.Script
+	isActor    []bool
+	live       *live
+	nextID     atomic.Int64
 
 	inTarget   atomic.Int64 // function-target invocations running now
 	peakTarget maxGauge     // their peak

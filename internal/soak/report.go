@@ -35,6 +35,11 @@ type Report struct {
 	PeakGoroutines  int64 // highest sampled runtime.NumGoroutine()
 	Samples         int64 // samples of both
 
+	// HeapPerKey is the live heap per key after a full collection once the
+	// keys are registered, and after the run before Shutdown: the
+	// registry's breakers with each key's chaos script and target.
+	HeapPerKey, HeapPerKeyAfter int64
+
 	GoroutinesBefore int // runtime.NumGoroutine() before the run
 	GoroutinesAfter  int // and after Shutdown, once it stopped falling or came back down
 

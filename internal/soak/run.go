@@ -31,10 +31,13 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return Report{}, fmt.Errorf("soak: not started: %w", err)
 	}
 	before := runtime.NumGoroutine()
+	base := liveHeap()
 	h, err := newHarness(cfg)
 	if err != nil {
 		return Report{}, err
 	}
+	h.heapPerKey = (liveHeap() - base) / int64(cfg.Keys)
+	h.heapBase = base
 	rep := h.run(ctx)
 	rep.GoroutinesBefore = before
 	rep.GoroutinesAfter = settle(before)
@@ -77,6 +80,7 @@ func (h *harness) run(ctx context.Context) Report {
 	stopProbe()
 	rep.Restarts = h.restarts()
 	stopWatch()
+	rep.HeapPerKey, rep.HeapPerKeyAfter = h.heapPerKey, (liveHeap()-h.heapBase)/int64(cfg.Keys)
 
 	h.stopRegistry()
 	if len(rep.Stuck) != 0 {
@@ -120,4 +124,13 @@ func settle(before int) int {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// liveHeap is the live heap after a full collection.
+func liveHeap() int64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }

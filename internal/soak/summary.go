@@ -24,6 +24,7 @@ func (r Report) Summary(cfg Config) []string {
 		r.LateCount(), LateSlack, len(r.Unexcused)+int(r.LateLost))
 	line("max over deadline", "%v", r.MaxOver.Round(time.Microsecond))
 	line("restarts", "%d (crashes injected %d, crash errors %d)", r.Restarts, r.Crash.Crashes, r.Crash.Errors)
+	line("heap per key", "%d B registered, %d B after the run (with each key's chaos script and target)", r.HeapPerKey, r.HeapPerKeyAfter)
 	line("goroutines left", "%d (%d before the run, %d after Shutdown)", r.GoroutinesLeft(), r.GoroutinesBefore, r.GoroutinesAfter)
 	line("targets", "%d calls: %d injected failures, %d panics, %d hangs, %d downs",
 		r.Scripts.Calls, r.Scripts.Failures, r.Scripts.Panics, r.Scripts.Hangs, r.Scripts.Downs)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/sony/gobreaker/v2"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
@@ -166,6 +168,9 @@ func BenchmarkWake(b *testing.B) {
 	}
 }
 
+// lookups is how many calls one run of BenchmarkOpenPathMillion times.
+const lookups = 2_000_000
+
 // BenchmarkOpenPathMillion fails fast on random keys of a million open
 // ones, next to gobreaker in a map of a million open breakers: the key
 // lookup with cold caches.
@@ -192,9 +197,13 @@ func BenchmarkOpenPathMillion(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for b.Loop() {
-			if _, err := reg.Call(ctx, keys[r.IntN(million)], nil); !errors.Is(err, tripwire.ErrOpen) {
-				b.Fatal(err)
+			t0 := time.Now()
+			for range lookups {
+				if _, err := reg.Call(ctx, keys[r.IntN(million)], nil); !errors.Is(err, tripwire.ErrOpen) {
+					b.Fatal(err)
+				}
 			}
+			b.ReportMetric(float64(time.Since(t0).Nanoseconds())/lookups, "ns/call")
 		}
 	})
 	b.Run("gobreaker-map", func(b *testing.B) {
@@ -211,9 +220,52 @@ func BenchmarkOpenPathMillion(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for b.Loop() {
-			if _, err := m[keys[r.IntN(million)]].Execute(nil); !errors.Is(err, gobreaker.ErrOpenState) {
-				b.Fatal(err)
+			t0 := time.Now()
+			for range lookups {
+				if _, err := m[keys[r.IntN(million)]].Execute(nil); !errors.Is(err, gobreaker.ErrOpenState) {
+					b.Fatal(err)
+				}
 			}
+			b.ReportMetric(float64(time.Since(t0).Nanoseconds())/lookups, "ns/call")
 		}
 	})
+}
+
+// BenchmarkStateGaugeMillion collects the metrics of a registry of a
+// million keys, all called once: the state gauge reports one point per key.
+func BenchmarkStateGaugeMillion(b *testing.B) {
+	reader := sdkmetric.NewManualReader()
+	sys := testkit.NewSystem(b)
+	reg, err := tripwire.Start(sys, tripwire.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = reg.Shutdown(context.Background()) }()
+	registerAll(b, reg, 0, million, tripwire.Settings{})
+	callAll(b, reg, 0, million, 8)
+	for b.Loop() {
+		base := heap()
+		t0 := time.Now()
+		var rm metricdata.ResourceMetrics
+		if err := reader.Collect(context.Background(), &rm); err != nil {
+			b.Fatal(err)
+		}
+		took := time.Since(t0)
+		points := 0
+		for _, sm := range rm.ScopeMetrics {
+			for _, m := range sm.Metrics {
+				switch d := m.Data.(type) {
+				case metricdata.Gauge[int64]:
+					points += len(d.DataPoints)
+				case metricdata.Sum[int64]:
+					points += len(d.DataPoints)
+				case metricdata.Histogram[float64]:
+					points += len(d.DataPoints)
+				}
+			}
+		}
+		b.ReportMetric(took.Seconds(), "s-collect")
+		b.ReportMetric(float64(points), "points")
+		b.ReportMetric(float64(heap()-base)/million, "B/key-metrics")
+	}
 }
