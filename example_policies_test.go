@@ -221,3 +221,18 @@ func ExampleActorTarget_watched() {
 	fmt.Println(v, err)
 	// Output: sunny in Oslo <nil>
 }
+
+// WithMaxKeys bounds the key set a factory makes: past it, the key idle
+// longest is forgotten, and with none asleep a new key is refused.
+func ExampleWithMaxKeys() {
+	ctx := context.Background()
+	perTenant := func(_ context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
+		return tripwire.FuncTarget(clientFor(key)), tripwire.Settings{IdleTimeout: 10 * time.Minute}, nil
+	}
+	reg, _ := tripwire.Start(nil, tripwire.WithFactory(perTenant), tripwire.WithMaxKeys(100_000))
+	defer reg.Shutdown(ctx)
+
+	_, err := reg.Call(ctx, "42", req)
+	fmt.Println(err, reg.Keys())
+	// Output: <nil> [42]
+}
