@@ -82,7 +82,11 @@ func (f *badFixture) requireUntouched() {
 	for _, key := range []string{"act", "fn"} {
 		s, err := f.reg.Snapshot(key)
 		require.NoError(t, err)
-		require.Equal(t, tripwire.Snapshot{Key: key, State: tripwire.Closed}, s)
+		require.Equal(t, key, s.Key)
+		require.Equal(t, tripwire.Closed, s.State)
+		require.Zero(t, s.Failures+s.InFlight+s.Restarts)
+		// bad input counted neither way: only the checks' own successes
+		require.Equal(t, s.Stats.Total.Successes, s.Stats.Total.Calls, "%+v", s.Stats.Total)
 	}
 	v, err := f.reg.Call(context.Background(), "fn", 1)
 	require.NoError(t, err)

@@ -36,6 +36,7 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 		return r.callUnknown(ctx, key, msg)
 	}
 	if oe := e.Cell.Rejection(); oe != nil {
+		e.Cell.CountRejected()
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
@@ -65,6 +66,7 @@ func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory)
 		return r.callUnknownWith(ctx, key, msg, f)
 	}
 	if oe := e.Cell.Rejection(); oe != nil {
+		e.Cell.CountRejected()
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
@@ -93,6 +95,7 @@ func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f F
 		return nil, err
 	}
 	if oe := e.Cell.Rejection(); oe != nil {
+		e.Cell.CountRejected()
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
@@ -107,6 +110,7 @@ func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any, sta
 	}
 	callTimeout, max := e.Config.Limits()
 	if !e.Cell.Admit(max) {
+		e.Cell.CountOverloaded()
 		r.calls.Rejected(ctx, e.Key)
 		return nil, ErrOverloaded
 	}

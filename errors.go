@@ -35,6 +35,9 @@ var (
 	ErrTargetDown = errs.ErrTargetDown
 	// ErrTargetPanic: the function target panicked; the panic value is in the message.
 	ErrTargetPanic = errs.ErrTargetPanic
+	// ErrSlowCall is the Cause of an OpenError when a call slower than
+	// Settings.SlowCall opened the circuit; no call returns it.
+	ErrSlowCall = errs.ErrSlowCall
 	// ErrBreakerRestarted: the breaker crashed while the call was in its hands.
 	ErrBreakerRestarted = errs.ErrBreakerRestarted
 	// ErrShutdown: the registry is shut down, or the key was unregistered

@@ -20,7 +20,11 @@ func (r *Registry) Snapshot(key string) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return r.ask(e)
+	s, err := r.ask(e)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return snapshotOf(s, time.Now()), nil
 }
 
 // Crash makes key's breaker panic, for resilience tests. It returns once a

@@ -38,11 +38,13 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 		return err
 	}
 	if oe := e.Cell.Rejection(); oe != nil {
+		e.Cell.CountRejected()
 		r.reject(e, self, msg, oe)
 		return nil
 	}
 	callTimeout, max := e.Config.Limits()
 	if !e.Cell.Admit(max) {
+		e.Cell.CountOverloaded()
 		r.reject(e, self, msg, ErrOverloaded)
 		return nil
 	}

@@ -28,6 +28,7 @@ type rulesKey struct {
 	callTimeout time.Duration
 	maxInFlight int
 	watch       bool
+	ignoreDown  bool
 	idle        time.Duration
 	isFailure   unsafe.Pointer
 	classify    unsafe.Pointer
@@ -43,7 +44,7 @@ func funcID[F any](f *F) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Point
 func (c *rulesCache) rules(s Settings, watch bool) *tactor.Rules {
 	k := rulesKey{
 		circuit: s.circuit(), callTimeout: s.CallTimeout, maxInFlight: s.MaxInFlight,
-		watch: watch, idle: s.IdleTimeout,
+		watch: watch, ignoreDown: s.IgnoreTargetDown, idle: s.IdleTimeout,
 		isFailure: funcID(&s.IsFailure), classify: funcID(&s.Classify),
 	}
 	c.mu.Lock()
@@ -56,6 +57,7 @@ func (c *rulesCache) rules(s Settings, watch bool) *tactor.Rules {
 	}
 	r := &tactor.Rules{
 		Circuit: k.circuit, CallTimeout: s.CallTimeout, Classify: s.classifier(),
+		IsFailure: s.IsFailure, Verdicts: s.Classify, IgnoreTargetDown: s.IgnoreTargetDown,
 		MaxInFlight: s.MaxInFlight, WatchTarget: watch, IdleTimeout: s.IdleTimeout,
 	}
 	c.m[k] = r

@@ -39,11 +39,11 @@ type Settings struct {
 	// value replied by an actor target. It runs off the breaker's turn — on
 	// the worker, or for an actor target on the waiting caller's goroutine —
 	// and if it panics the call counts as a failure.
-	IsFailure func(value any, err error) bool
+	IsFailure func(value any, err error) bool `json:"-"`
 	// Classify is the fuller form of IsFailure: Success, Failure, or Ignore
 	// (counts neither way; an ignored probe frees its permit). Set at most
 	// one of the two.
-	Classify func(value any, err error) Verdict
+	Classify func(value any, err error) Verdict `json:"-"`
 	// Window, if set, trips on a failure rate over recent calls instead of
 	// on Threshold consecutive failures.
 	Window Window

@@ -28,11 +28,15 @@ type breaker struct {
 	tickSeq    uint64
 
 	recoveryCancel func() bool
-	watching       bool      // the actor target is watched
+	watching       bool // the actor target is watched
+	draining       bool // a check that drops a quiet key's window is armed
+	reason         reasonCode
+	drainSeq       uint16
 	lastActive     time.Time // last admission or outcome, for IdleTimeout
 	idleSeq        uint64
 	episode        time.Time    // when the circuit last left closed
 	sender         *task.Sender // how asks reach an actor target without blocking the turn
+	since          int64        // when the circuit entered its state (Unix ns)
 }
 
 // Receive handles one message; it never blocks. The call path's messages
@@ -58,6 +62,9 @@ func (b *breaker) Receive(ctx actor.Context) {
 	case *SnapshotRequest:
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Control:
+		if m.Event == state.ForceOpen {
+			b.cfg.Cell.failed(nil) // forced: no failure opened it
+		}
 		b.step(ctx, state.Event{Kind: m.Event, Rand: rand.Float64()}, time.Now())
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Reconfigure:
@@ -70,7 +77,11 @@ func (b *breaker) Receive(ctx actor.Context) {
 	case *Crash:
 		panic("tripwire: injected crash of breaker " + b.cfg.Key)
 	case *idleCheck:
-		b.checkIdle(ctx, m)
+		if m.drain {
+			b.checkDrain(m)
+		} else {
+			b.checkIdle(ctx, m)
+		}
 	case *actor.Terminated:
 		if t := b.cfg.Target.PID; t != nil && m.Who.Id == t.Id && m.Who.Address == t.Address {
 			b.targetDown(ctx)
@@ -80,6 +91,7 @@ func (b *breaker) Receive(ctx actor.Context) {
 	case *actor.Restarting:
 		b.stop(errs.ErrBreakerRestarted)
 	case *actor.Stopping:
+		b.endDrain()
 		b.unwatch(ctx)
 		b.stop(b.cfg.Cell.StopError())
 	case *actor.Stopped:
@@ -132,10 +144,17 @@ func (b *breaker) start(ctx actor.Context) {
 	}
 	b.armTick(ctx, b.lastActive)
 	b.armIdle(ctx, b.rules.IdleTimeout)
-	if prev := b.cfg.Cell.State(); prev != state.Closed {
-		// The crashed incarnation was not closed: this is a state change too.
+	b.since = b.lastActive.UnixNano()
+	prev := b.cfg.Cell.State()
+	if prev != state.Closed || b.cfg.Cell.crashed() {
+		// After a crash (or one that was not closed): every restart is a
+		// transition, so events, logs and dashboards show it.
+		b.reason = codeOf(state.ReasonRestarted)
 		b.cfg.Cell.publish(state.Closed)
-		b.emit(state.Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: time.Now(), Reason: state.ReasonRestarted}, b.circuit.Gen)
+		b.emit(state.Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: b.lastActive, Reason: state.ReasonRestarted}, b.circuit.Gen)
+	}
+	if s := b.cfg.Cell.stats.Load(); s != nil && s.win != nil {
+		b.armDrain() // the window the crashed breaker kept
 	}
 }
 
@@ -171,6 +190,7 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 	if !now.Before(c.Deadline) {
 		// Its deadline passed while it waited in the mailbox: the target was
 		// never asked, so it counts neither way.
+		b.count(tCanceled, now, 0, false)
 		c.Settle(Result{Err: errs.ErrTimeout})
 		return
 	}
@@ -181,6 +201,7 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 			b.forward(ctx, c, e.Gen, now)
 		case state.Reject:
 			b.publishRejecting()
+			b.count(tRejected, now, 0, false)
 			c.Settle(Result{Err: b.cfg.Cell.Rejection()})
 		}
 	}
@@ -206,7 +227,7 @@ func (b *breaker) publishRejecting() {
 	if cur != nil && cur.RetryAt.Equal(retryAt) {
 		return // the same open period: callers keep the error they have
 	}
-	e := &errs.OpenError{Key: b.cfg.Key, RetryAt: retryAt}
+	e := &errs.OpenError{Key: b.cfg.Key, RetryAt: retryAt, Cause: b.cfg.Cell.openCause()}
 	if !retryAt.IsZero() {
 		e.RetryAfter = retryAt.Sub(c.OpenedAt)
 	}
@@ -278,10 +299,13 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 // Every place that ends a call in flight ends it here.
 func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout bool, res Result, now time.Time) {
 	claimed := c.claim()
-	if !claimed && c.wasWithdrawn() {
+	canceled := !claimed && c.wasWithdrawn()
+	if canceled {
 		kind = state.Ignored
 	}
-	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: now.Sub(c.admitted), Timeout: timeout, Rand: rand.Float64()}, now)
+	d := now.Sub(c.admitted)
+	b.tallyEnd(kind, canceled, timeout, res.Err, d, now)
+	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: d, Timeout: timeout, Rand: rand.Float64()}, now)
 	if claimed {
 		// The last touch of c (and of an ask's completion, which lives in
 		// c): once answered, the caller may reuse the call of an actor
@@ -298,6 +322,7 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	c.abandon()
 	c.ctx.cancel(context.Canceled)
 	b.lastActive = time.Now()
+	b.count(tCanceled, b.lastActive, 0, false)
 	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, b.lastActive)
 }
 
@@ -308,6 +333,7 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 		switch e.Kind {
 		case state.Moved:
 			b.cfg.Cell.publish(e.To)
+			b.since, b.reason = now.UnixNano(), codeOf(e.Reason)
 			b.announce(e, now)
 		case state.StartTimer:
 			if b.recoveryCancel != nil {
@@ -317,16 +343,4 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 		}
 	}
 	b.publishRejecting()
-}
-
-func (b *breaker) snapshot() Snapshot {
-	return Snapshot{
-		Key:      b.cfg.Key,
-		State:    b.circuit.State,
-		Failures: b.circuit.Failures,
-		OpenedAt: b.circuit.OpenedAt,
-		RetryAt:  b.circuit.RetryAt,
-		InFlight: len(b.inflight),
-		Restarts: b.cfg.Cell.Restarts(),
-	}
 }

@@ -20,13 +20,30 @@ type Cell struct {
 	passivated atomic.Bool
 	// Made is set for a key the registry's factory made; it is set before
 	// the key is registered and never changed.
-	Made        bool
+	Made bool
+	// announced is the restarts the key's breakers have published as
+	// transitions; only they touch it, in their turns.
+	announced   uint32
 	restarts    atomic.Int64
 	incarnation atomic.Uint64
 	stopErr     atomic.Pointer[error]
 	// orphans are the calls a crashed breaker had in flight, handed to the
 	// breaker that follows it (see SettleOrphans).
 	orphans atomic.Pointer[[]*Call]
+	// stats are the key's statistics (nil until it has any): its callers
+	// count what they answer themselves, its breaker the rest.
+	stats atomic.Pointer[keyStats]
+}
+
+// crashed reports whether the key's breaker crashed since the last call;
+// only a breaker starting calls it.
+func (c *Cell) crashed() bool {
+	n := uint32(c.restarts.Load())
+	if n == c.announced {
+		return false
+	}
+	c.announced = n
+	return true
 }
 
 // State is the circuit state the breaker last published.

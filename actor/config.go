@@ -40,11 +40,18 @@ type Rules struct {
 	Circuit     state.Settings
 	CallTimeout time.Duration
 	Classify    task.Classifier
+	// IsFailure and Verdicts are the user's classifier as given (at most
+	// one is set), which Classify runs: a Snapshot reports them.
+	IsFailure func(any, error) bool
+	Verdicts  func(any, error) state.Verdict
 	// MaxInFlight bounds the calls in flight (0: no bound); see Cell.Admit.
 	MaxInFlight int
 	// WatchTarget makes the breaker watch an actor target and open at once
 	// when it terminates.
 	WatchTarget bool
+	// IgnoreTargetDown is the setting as given (WatchTarget is what it
+	// makes of it for the key's target).
+	IgnoreTargetDown bool
 	// IdleTimeout, if positive, stops a closed breaker with no calls for that
 	// long; the next call starts it again.
 	IdleTimeout time.Duration

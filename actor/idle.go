@@ -33,6 +33,8 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 &&
 		idle >= b.rules.IdleTimeout && b.cfg.Mailbox.UserMessageCount() == 0 {
 		b.cfg.Cell.passivated.Store(true)
+		b.endDrain()
+		b.cfg.Cell.stats.Store(nil) // a key wakes with zero counts
 		b.cfg.Shared.Logger.Debug("breaker passivated", zap.String("key", b.cfg.Key), zap.Duration("idle", idle))
 		ctx.Stop(copyOf(ctx.Self()))
 		return

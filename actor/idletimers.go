@@ -3,6 +3,7 @@ package actor
 import (
 	"container/heap"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,8 +26,14 @@ type IdleTimers struct {
 type idleDue struct {
 	at  time.Duration
 	mb  *Mailbox
+	tk  *ticket // instead of mb: a check whose key may go away first
 	msg idleCheck
 }
+
+// ticket names the mailbox of a check that must not keep its key alive: a
+// key unregistered before the check is due clears it, and the heap then
+// keeps 16 bytes of it, not the key.
+type ticket struct{ mb atomic.Pointer[Mailbox] }
 
 type idleHeap []idleDue
 
@@ -44,6 +51,15 @@ func (h *idleHeap) Pop() any {
 
 // arm posts msg to mb after d.
 func (t *IdleTimers) arm(d time.Duration, mb *Mailbox, msg idleCheck) {
+	t.push(d, idleDue{mb: mb, msg: msg})
+}
+
+// armTicket posts msg to tk's mailbox after d, if tk still has one.
+func (t *IdleTimers) armTicket(d time.Duration, tk *ticket, msg idleCheck) {
+	t.push(d, idleDue{tk: tk, msg: msg})
+}
+
+func (t *IdleTimers) push(d time.Duration, due idleDue) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.stopped {
@@ -53,7 +69,8 @@ func (t *IdleTimers) arm(d time.Duration, mb *Mailbox, msg idleCheck) {
 		t.base = time.Now()
 	}
 	at := time.Since(t.base) + d
-	heap.Push(&t.due, idleDue{at: at, mb: mb, msg: msg})
+	due.at = at
+	heap.Push(&t.due, due)
 	t.schedule(at)
 }
 
@@ -88,8 +105,14 @@ func (t *IdleTimers) fire() {
 	}
 	t.mu.Unlock()
 	for i := range ready {
+		mb := ready[i].mb
+		if tk := ready[i].tk; tk != nil {
+			if mb = tk.mb.Load(); mb == nil {
+				continue // its key went away
+			}
+		}
 		msg := ready[i].msg
-		ready[i].mb.PostUserMessage(&msg)
+		mb.PostUserMessage(&msg)
 	}
 }
 

@@ -55,4 +55,5 @@ type deadlineTick struct {
 type idleCheck struct {
 	incarnation uint64
 	seq         uint64
+	drain       bool // a check of the statistics' window (see armDrain), not of IdleTimeout
 }

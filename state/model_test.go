@@ -76,7 +76,8 @@ func (m *model) close(reason string) []Effect {
 
 // rate counts the outcomes the window holds at now: the last Size ones of a
 // count window; those of a time window since the start of its oldest live
-// bucket, buckets being Period/Buckets wide and aligned on the Unix epoch.
+// bucket, buckets being Period/Buckets wide and counted from the window's
+// first outcome.
 func (m *model) rate(now time.Time) (calls, fails int) {
 	w := m.s.Window
 	var live []outcome
@@ -84,10 +85,14 @@ func (m *model) rate(now time.Time) (calls, fails int) {
 	case w.Size > 0:
 		live = m.window[max(0, len(m.window)-w.Size):]
 	case w.Period > 0:
+		if len(m.window) == 0 {
+			break
+		}
 		width := max(1, int64(w.Period)/int64(w.Buckets))
-		start := (now.UnixNano()/width - int64(w.Buckets) + 1) * width
+		origin := m.window[0].at
+		start := (int64(now.Sub(origin))/width - int64(w.Buckets) + 1) * width
 		for _, o := range m.window {
-			if o.at.UnixNano() >= start {
+			if int64(o.at.Sub(origin)) >= start {
 				live = append(live, o)
 			}
 		}

@@ -14,8 +14,10 @@ type window struct {
 	pos   int
 	calls int
 	fails int
-	// time window: a ring of buckets, each the calls of one epoch
+	// time window: a ring of buckets, each the calls of one epoch, counted
+	// from origin (the first outcome it recorded)
 	buckets []bucket
+	origin  time.Time
 }
 
 // newWindow returns an empty window for w (a count or a time window).
@@ -76,7 +78,10 @@ func (win *window) recordCount(size int, failed bool) {
 }
 
 func (win *window) recordTime(w Window, failed bool, now time.Time) {
-	epoch := epochOf(w, now)
+	if win.origin.IsZero() {
+		win.origin = now
+	}
+	epoch := win.epochOf(w, now)
 	b := &win.buckets[epoch%int64(w.Buckets)]
 	if b.epoch != epoch {
 		*b = bucket{epoch: epoch}
@@ -100,7 +105,7 @@ func (win *window) rate(w Window, now time.Time) (calls, fails int) {
 	case !w.Timed():
 		return 0, 0
 	}
-	epoch := epochOf(w, now)
+	epoch := win.epochOf(w, now)
 	for i := 0; i < w.Buckets; i++ {
 		b := win.buckets[i]
 		if b.calls > 0 && b.epoch > epoch-int64(w.Buckets) && b.epoch <= epoch {
@@ -119,11 +124,21 @@ func (win *window) tripped(w Window, now time.Time) bool {
 }
 
 // epochOf numbers the bucket that holds now; epochs start at 1 so an unused
-// bucket (epoch 0) is never mistaken for a recent one.
-func epochOf(w Window, now time.Time) int64 {
+// bucket (epoch 0) is never mistaken for a recent one. They count buckets
+// of Period/Buckets (truncated to the nanosecond) from the window's origin
+// by now.Sub, which reads the monotonic clock of times from time.Now: a
+// wall clock set back drops nothing. So a call counts while its bucket is
+// one of the newest Buckets: always for Period - width after it, never
+// from Buckets*width (at most Period) on — a call exactly Period old is
+// out.
+func (win *window) epochOf(w Window, now time.Time) int64 {
 	width := int64(w.Period) / int64(w.Buckets)
 	if width < 1 {
 		width = 1
 	}
-	return now.UnixNano()/width + 1
+	d := int64(now.Sub(win.origin))
+	if d < 0 {
+		d = 0 // before the origin (a caller's clock): the first bucket
+	}
+	return d/width + 1
 }

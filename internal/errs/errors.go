@@ -19,6 +19,7 @@ var (
 	ErrNilContext       = errors.New("tripwire: nil context")
 	ErrTargetDown       = errors.New("tripwire: target down")
 	ErrTargetPanic      = errors.New("tripwire: target panicked")
+	ErrSlowCall         = errors.New("tripwire: slow call")
 	ErrBreakerRestarted = errors.New("tripwire: breaker restarted")
 	ErrShutdown         = errors.New("tripwire: registry shut down")
 	ErrUnexpectedReply  = errors.New("tripwire: unexpected reply type")
@@ -55,6 +56,12 @@ type OpenError struct {
 	// probes in flight.
 	RetryAfter time.Duration
 	RetryAt    time.Time
+	// Cause is the failure that opened the circuit: the error of the call
+	// that tripped it (ErrTimeout, ErrTargetDown, ErrSlowCall for a success
+	// slower than SlowCall, or the target's own error), nil when it was
+	// forced open. It is a field, not wrapped: a rejection is not the
+	// failure, and errors.Is(rejection, context.DeadlineExceeded) is false.
+	Cause error
 }
 
 func (e *OpenError) Error() string {

@@ -1,0 +1,119 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/state"
+)
+
+// count records one call of kind t in the key's statistics.
+func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) {
+	s := b.cfg.Cell.keyStats()
+	s.record(t, now, d, measured)
+	if !b.draining {
+		b.armDrain()
+	}
+}
+
+// tallyEnd counts the end of a call the target ran, as the circuit will
+// count it, and records its failure, if any, as the one that may open the
+// circuit: the call's error, or ErrSlowCall for a success slower than
+// SlowCall.
+func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err error, d time.Duration, now time.Time) {
+	t := tSuccess
+	var cause error
+	switch {
+	case canceled:
+		b.count(tCanceled, now, 0, false)
+		return
+	case kind == state.Ignored:
+		t = tIgnored
+	case kind == state.Failed:
+		t, cause = tFailure, err
+		if timeout || errors.Is(err, errs.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+			t = tTimeout
+		}
+	case b.rules.Circuit.SlowCall > 0 && d > b.rules.Circuit.SlowCall:
+		t, cause = tFailure, errs.ErrSlowCall
+	}
+	b.count(t, now, d, true)
+	if cause != nil {
+		b.cfg.Cell.failed(cause)
+	}
+}
+
+// armDrain checks in a window's time whether the key has gone quiet, to
+// give back its window: a key called once and then left keeps only its
+// totals. The check shares the registry's idle timer.
+func (b *breaker) armDrain() {
+	s := b.cfg.Cell.keyStats()
+	b.draining = true
+	b.drainSeq++
+	s.ticket = new(ticket)
+	s.ticket.mb.Store(&b.cfg.Mailbox)
+	b.cfg.Shared.Idle.armTicket(StatsWindow, s.ticket,
+		idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.drainSeq), drain: true})
+}
+
+// endDrain lets go of the key in the drain check armed, if any: the
+// breaker stops (the next one of the key arms its own).
+func (b *breaker) endDrain() {
+	if s := b.cfg.Cell.stats.Load(); s != nil && s.ticket != nil {
+		s.ticket.mb.Store(nil)
+		s.ticket = nil
+	}
+}
+
+func (b *breaker) checkDrain(m *idleCheck) {
+	if m.incarnation != b.circuit.Gen.Incarnation || m.seq != uint64(b.drainSeq) {
+		return
+	}
+	b.draining = false
+	s := b.cfg.Cell.stats.Load()
+	if s == nil {
+		return
+	}
+	now := time.Now()
+	s.fold(s.epoch(now))
+	if s.quiet(now) {
+		s.win = nil
+		return
+	}
+	b.armDrain()
+}
+
+func (b *breaker) snapshot() Snapshot {
+	now := time.Now()
+	c := &b.circuit
+	calls, fails := c.WindowRate(now)
+	snap := Snapshot{
+		Key:      b.cfg.Key,
+		State:    c.State,
+		Forced:   c.Forced,
+		Reason:   b.reason.String(),
+		Since:    time.Unix(0, b.since),
+		Failures: c.Failures,
+		Reopens:  c.Reopens,
+		OpenedAt: c.OpenedAt,
+		RetryAt:  c.RetryAt,
+		InFlight: len(b.inflight),
+		Restarts: b.cfg.Cell.Restarts(),
+		Rules:    b.rules,
+
+		WindowCalls:    calls,
+		WindowFailures: fails,
+	}
+	if calls > 0 {
+		snap.FailureRate = float64(fails) / float64(calls)
+	}
+	if s := b.cfg.Cell.stats.Load(); s != nil {
+		snap.Stats = s.report(now)
+		if s.win != nil && !b.draining {
+			b.armDrain()
+		}
+	}
+	return snap
+}

@@ -1,0 +1,187 @@
+package actor
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// keyStats are a key's statistics. The callers write fast only; the rest is
+// the breaker's, touched in its turns alone (a crash hands them on with the
+// Cell; passivation drops them).
+type keyStats struct {
+	fast  atomic.Pointer[fastCounts] // nil until a caller counts one
+	total [nTallies]uint64
+	win   *statsWindow // nil until a call ends, and again once the key is quiet for a window
+	// the fast counts folded in so far, and the epoch of that fold
+	seenRejected, seenOverloaded uint64
+	seenEpoch                    int64
+	origin                       time.Time // the clock's start: epoch 1 begins here
+	// cause is the last failure: when it opens the circuit, the rejections'
+	// OpenError carries it.
+	cause error
+	// ticket is the breaker's drain check in the idle timers' heap.
+	ticket *ticket
+}
+
+// statsWindow is the rolling window: a ring of buckets, each the calls of
+// one epoch (statsWidth of the breaker's monotonic clock since origin).
+type statsWindow struct {
+	buckets [StatsBuckets]statsBucket
+}
+
+type statsBucket struct {
+	epoch int64 // 0: unused
+	n     [nTallies]uint32
+	max   time.Duration
+	lat   sparseBins // the latencies that landed in it
+	nLat  uint32
+}
+
+// epoch numbers the bucket that holds now; epochs start at 1 so an unused
+// bucket (epoch 0) is never taken for a recent one. Durations between
+// time.Now readings use the monotonic clock: a wall clock set back moves
+// nothing.
+func (s *keyStats) epoch(now time.Time) int64 {
+	if s.origin.IsZero() {
+		s.origin = now
+		s.seenEpoch = 1
+	}
+	d := now.Sub(s.origin)
+	if d < 0 {
+		d = 0
+	}
+	return int64(d/statsWidth) + 1
+}
+
+// bucket is the window's bucket for epoch e, emptied if it held an older one.
+func (s *keyStats) bucket(e int64) *statsBucket {
+	if s.win == nil {
+		s.win = new(statsWindow)
+	}
+	b := &s.win.buckets[e%StatsBuckets]
+	if b.epoch != e {
+		*b = statsBucket{epoch: e, lat: b.lat[:0]} // its bins' memory serves again
+	}
+	return b
+}
+
+// record counts one call of kind t at now; d is its latency if the target
+// ran it (measured), else ignored.
+func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool) {
+	e := s.epoch(now)
+	s.fold(e)
+	s.total[t]++
+	b := s.bucket(e)
+	if b.n[t] < ^uint32(0) {
+		b.n[t]++
+	}
+	if !measured {
+		return
+	}
+	if b.nLat < ^uint32(0) {
+		b.lat.add(latBin(d))
+		b.nLat++
+	}
+	b.max = max(b.max, d)
+}
+
+// fold moves the callers' counts since the last fold into the window,
+// spread evenly over the epochs since then (a breaker takes no turn while
+// its callers fail fast, so when each came is not known finer than that).
+func (s *keyStats) fold(e int64) {
+	var rej, ovl uint64
+	if f := s.fast.Load(); f != nil {
+		rej, ovl = f.totals()
+	}
+	dr, do := rej-s.seenRejected, ovl-s.seenOverloaded
+	s.seenRejected, s.seenOverloaded = rej, ovl
+	from := s.seenEpoch
+	s.seenEpoch = e
+	if dr == 0 && do == 0 {
+		return
+	}
+	s.total[tRejected] += dr
+	s.total[tOverloaded] += do
+	span := e - from // epochs from+1 .. e share the counts
+	if span < 1 {
+		span = 1
+	}
+	for k := int64(0); k < span && k < StatsBuckets; k++ {
+		b := s.bucket(e - k)
+		r, o := dr/uint64(span), do/uint64(span)
+		if k == 0 { // the rounding's remainder goes to the newest
+			r += dr % uint64(span)
+			o += do % uint64(span)
+		}
+		b.n[tRejected] = addSat(b.n[tRejected], r)
+		b.n[tOverloaded] = addSat(b.n[tOverloaded], o)
+	}
+}
+
+func addSat(a uint32, n uint64) uint32 {
+	if s := uint64(a) + n; s < uint64(^uint32(0)) {
+		return uint32(s)
+	}
+	return ^uint32(0)
+}
+
+// quiet reports whether no call ended within the window at now.
+func (s *keyStats) quiet(now time.Time) bool {
+	if s.win == nil {
+		return true
+	}
+	e := s.epoch(now)
+	for i := range s.win.buckets {
+		if b := &s.win.buckets[i]; b.epoch > e-StatsBuckets && b.epoch <= e {
+			return false
+		}
+	}
+	return true
+}
+
+// report returns the statistics at now.
+func (s *keyStats) report(now time.Time) Stats {
+	e := s.epoch(now)
+	s.fold(e)
+	var st Stats
+	for t := tally(0); t < nTallies; t++ {
+		st.Total.add(t, s.total[t])
+	}
+	// The window is the newest StatsBuckets epochs, the current one partly.
+	start := s.origin
+	if e > StatsBuckets {
+		start = s.origin.Add(time.Duration(e-StatsBuckets) * statsWidth)
+	}
+	st.Window = now.Sub(start)
+	if s.win != nil {
+		var bins latencyBins
+		var n uint64
+		for i := range s.win.buckets {
+			b := &s.win.buckets[i]
+			if b.epoch <= e-StatsBuckets || b.epoch > e {
+				continue
+			}
+			for t := tally(0); t < nTallies; t++ {
+				st.Recent.add(t, uint64(b.n[t]))
+			}
+			if b.nLat > 0 {
+				b.lat.addTo(&bins)
+				n += uint64(b.nLat)
+				st.Latency.Max = max(st.Latency.Max, b.max)
+			}
+		}
+		st.Latency.Calls = n
+		st.Latency.P50 = percentile(&bins, n, 0.50, st.Latency.Max)
+		st.Latency.P90 = percentile(&bins, n, 0.90, st.Latency.Max)
+		st.Latency.P99 = percentile(&bins, n, 0.99, st.Latency.Max)
+	}
+	if secs := st.Window.Seconds(); secs > 0 {
+		st.CallsPerSecond = float64(st.Recent.Calls) / secs
+		st.FailuresPerSecond = float64(st.Recent.Failures) / secs
+		st.RejectedPerSecond = float64(st.Recent.Rejected) / secs
+	}
+	if v := st.Recent.Successes + st.Recent.Failures; v > 0 {
+		st.ErrorPercent = 100 * float64(st.Recent.Failures) / float64(v)
+	}
+	return st
+}

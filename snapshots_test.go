@@ -1,0 +1,78 @@
+package tripwire_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+func TestSnapshotsPicksKeysByPrefixStateAndSleep(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		sys := newSystem()
+		reg, err := tripwire.Start(sys)
+		require.NoError(t, err)
+		ok := tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
+		for i := range 200 {
+			require.NoError(t, reg.Register(fmt.Sprintf("host-%03d", i), ok, tripwire.Settings{}))
+		}
+		require.NoError(t, reg.Register("tenant-a", ok, tripwire.Settings{IdleTimeout: time.Second}))
+		require.NoError(t, reg.ForceOpen("host-007"))
+		require.NoError(t, reg.ForceOpen("host-150"))
+		time.Sleep(2 * time.Second) // tenant-a passivates
+		synctest.Wait()
+
+		list := func(f tripwire.Filter) []string {
+			var keys []string
+			require.NoError(t, reg.Snapshots(context.Background(), f, func(s tripwire.Snapshot) bool {
+				keys = append(keys, s.Key)
+				return true
+			}))
+			slices.Sort(keys)
+			return keys
+		}
+		// Every live key, in batches; the sleeping one only if asked for
+		require.Len(t, list(tripwire.Filter{}), 200)
+		require.Len(t, list(tripwire.Filter{Passivated: true}), 201)
+		require.Equal(t, []string{"host-007", "host-150"}, list(tripwire.Filter{States: []tripwire.State{tripwire.Open}}))
+		require.Equal(t, []string{"host-150"}, list(tripwire.Filter{Prefix: "host-1", States: []tripwire.State{tripwire.Open}}))
+		require.Len(t, list(tripwire.Filter{Prefix: "host-1"}), 100)
+
+		// A sleeping key is reported without waking it
+		var sleeping tripwire.Snapshot
+		require.NoError(t, reg.Snapshots(context.Background(), tripwire.Filter{Prefix: "tenant-", Passivated: true},
+			func(s tripwire.Snapshot) bool { sleeping = s; return true }))
+		require.True(t, sleeping.Passivated)
+		require.Equal(t, time.Second, sleeping.Settings.IdleTimeout)
+		synctest.Wait()
+		again := 0
+		require.NoError(t, reg.Snapshots(context.Background(), tripwire.Filter{Prefix: "tenant-", Passivated: true},
+			func(s tripwire.Snapshot) bool { again++; require.True(t, s.Passivated); return true }))
+		require.Equal(t, 1, again)
+
+		// fn stops it early
+		n := 0
+		require.NoError(t, reg.Snapshots(context.Background(), tripwire.Filter{}, func(tripwire.Snapshot) bool { n++; return n < 3 }))
+		require.Equal(t, 3, n)
+
+		// Bad input is refused
+		require.ErrorIs(t, reg.Snapshots(nil, tripwire.Filter{}, func(tripwire.Snapshot) bool { return true }), tripwire.ErrNilContext) //nolint:staticcheck // nil on purpose
+		require.ErrorIs(t, reg.Snapshots(context.Background(), tripwire.Filter{}, nil), tripwire.ErrInvalidOption)
+		require.ErrorIs(t, reg.Snapshots(context.Background(), tripwire.Filter{States: []tripwire.State{7}}, func(tripwire.Snapshot) bool { return true }), tripwire.ErrInvalidOption)
+		cancelled, cancel := context.WithCancel(context.Background())
+		cancel()
+		require.ErrorIs(t, reg.Snapshots(cancelled, tripwire.Filter{}, func(tripwire.Snapshot) bool { return true }), context.Canceled)
+
+		require.NoError(t, reg.Shutdown(context.Background()))
+		require.ErrorIs(t, reg.Snapshots(context.Background(), tripwire.Filter{}, func(tripwire.Snapshot) bool { return true }), tripwire.ErrShutdown)
+		sys.Shutdown()
+		time.Sleep(time.Minute)
+		synctest.Wait()
+	})
+}
