@@ -22,29 +22,32 @@ func ExampleRegistry_Call() {
 	defer reg.Shutdown(context.Background())
 
 	var down atomic.Bool
-	charge := func(_ context.Context, amount any) (any, error) {
+	charge := func(_ context.Context, cents int) (string, error) {
 		if down.Load() {
-			return nil, errors.New("billing is down")
+			return "", errors.New("billing is down")
 		}
-		return fmt.Sprintf("charged %v", amount), nil
+		return fmt.Sprintf("charged %d", cents), nil
 	}
-	if err := reg.Register("billing", tripwire.FuncTarget(charge), tripwire.Settings{Threshold: 2}); err != nil {
+	if err := reg.Register("billing", tripwire.Func(charge), tripwire.Settings{Threshold: 2}); err != nil {
 		panic(err)
 	}
 
 	ctx := context.Background()
-	v, err := reg.Call(ctx, "billing", 10)
-	fmt.Println(v, err)
+	receipt, err := tripwire.CallAs[string](ctx, reg, "billing", 10)
+	fmt.Println(receipt, err)
+	_, err = reg.Call(ctx, "billing", "ten") // not an int: refused before charge runs
+	fmt.Println(errors.Is(err, tripwire.ErrInvalidMessage))
 
 	down.Store(true)
 	for range 3 {
-		_, err := reg.Call(ctx, "billing", 20)
+		_, err := tripwire.CallAs[string](ctx, reg, "billing", 20)
 		fmt.Println(err, "| open:", errors.Is(err, tripwire.ErrOpen))
 	}
 	st, _ := reg.State("billing")
 	fmt.Println("state:", st)
 	// Output:
 	// charged 10 <nil>
+	// true
 	// billing is down | open: false
 	// billing is down | open: false
 	// tripwire: circuit open: billing, retry after 30s | open: true

@@ -82,3 +82,34 @@ func BenchmarkGobreakerOpen(b *testing.B) {
 		b.Fatal("gobreaker called the request while open")
 	}
 }
+
+// BenchmarkTripwireOpenFlood: 64 goroutines calling one open key at once
+// (each rejection is counted in the key's statistics).
+func BenchmarkTripwireOpenFlood(b *testing.B) {
+	reg := setupOpen(b)
+	ctx := context.Background()
+	b.SetParallelism(32) // 64 goroutines on the 2-core machine
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := reg.Call(ctx, "down", msg); !errors.Is(err, tripwire.ErrOpen) {
+				b.Errorf("got %v, want ErrOpen", err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkGobreakerOpenFlood: the same flood on an open gobreaker.
+func BenchmarkGobreakerOpenFlood(b *testing.B) {
+	cb := setupGobreakerOpen(b)
+	req := func() (any, error) { return msg, nil }
+	b.SetParallelism(32)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := cb.Execute(req); !errors.Is(err, gobreaker.ErrOpenState) {
+				b.Errorf("got %v, want ErrOpenState", err)
+				return
+			}
+		}
+	})
+}
