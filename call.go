@@ -35,8 +35,7 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 	if !ok || r.closed.Load() {
 		return r.callUnknown(ctx, key, msg)
 	}
-	if oe := e.Cell.Rejection(); oe != nil {
-		e.Cell.CountRejected()
+	if oe := e.Cell.Reject(); oe != nil {
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
@@ -65,8 +64,7 @@ func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory)
 	if !ok || r.closed.Load() {
 		return r.callUnknownWith(ctx, key, msg, f)
 	}
-	if oe := e.Cell.Rejection(); oe != nil {
-		e.Cell.CountRejected()
+	if oe := e.Cell.Reject(); oe != nil {
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}
@@ -94,8 +92,7 @@ func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f F
 		}
 		return nil, err
 	}
-	if oe := e.Cell.Rejection(); oe != nil {
-		e.Cell.CountRejected()
+	if oe := e.Cell.Reject(); oe != nil {
 		r.calls.Rejected(ctx, key)
 		return nil, oe
 	}

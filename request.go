@@ -37,8 +37,7 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 	if err := r.checkMessage(&e.Config.Target, msg); err != nil {
 		return err
 	}
-	if oe := e.Cell.Rejection(); oe != nil {
-		e.Cell.CountRejected()
+	if oe := e.Cell.Reject(); oe != nil {
 		r.reject(e, self, msg, oe)
 		return nil
 	}

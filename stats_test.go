@@ -14,15 +14,21 @@ import (
 )
 
 // statsBubble runs body in fake time against key "k", a function target
-// that sleeps for the duration it is sent and fails for a negative one.
+// that sleeps for the duration it is sent, and for a negative one d fails
+// after -d-1 (at once for -1).
 func statsBubble(t *testing.T, s tripwire.Settings, body func(t *testing.T, reg *tripwire.Registry)) {
 	synctest.Test(t, func(t *testing.T) {
 		sys := newSystem()
 		reg, err := tripwire.Start(sys)
 		require.NoError(t, err)
 		target := tripwire.Func(func(ctx context.Context, d time.Duration) (string, error) {
-			if d < 0 {
-				return "", errBoom
+			if d < 0 { // fails, after -d-1
+				select {
+				case <-time.After(-d - 1):
+					return "", errBoom
+				case <-ctx.Done():
+					return "", ctx.Err()
+				}
 			}
 			select {
 			case <-time.After(d):
@@ -266,4 +272,42 @@ func TestACrashOfAClosedBreakerIsATransition(t *testing.T) {
 		require.Equal(t, 1, s.Restarts)
 		require.EqualValues(t, 1, s.Stats.Total.Successes) // a crash keeps the statistics
 	})
+}
+
+func TestUpdateKeepsTheOutcomesOfCallsInFlightAndResetDoesNot(t *testing.T) {
+	statsBubble(t, tripwire.Settings{Threshold: 5, CallTimeout: time.Minute},
+		func(t *testing.T, reg *tripwire.Registry) {
+			ctx := context.Background()
+			failLater := func() chan error { // a call that fails a second from now
+				done := make(chan error, 1)
+				go func() {
+					_, err := reg.Call(ctx, "k", -time.Second-1)
+					done <- err
+				}()
+				synctest.Wait()
+				return done
+			}
+			// Given a failure counted, and a failing call in flight while
+			// the key is updated to a Threshold of 2
+			_, err := reg.Call(ctx, "k", time.Duration(-1))
+			require.ErrorIs(t, err, errBoom)
+			done := failLater()
+			require.NoError(t, reg.Update("k", tripwire.Settings{Threshold: 2, CallTimeout: time.Minute}))
+			// Then its failure counts under the new settings, and opens
+			require.ErrorIs(t, <-done, errBoom)
+			s := snap(t, reg)
+			require.Equal(t, tripwire.Open, s.State)
+			require.Equal(t, tripwire.ReasonThreshold, s.Reason)
+
+			// But a call in flight across a Reset counts neither way
+			require.NoError(t, reg.Reset("k"))
+			_, err = reg.Call(ctx, "k", time.Duration(-1))
+			require.ErrorIs(t, err, errBoom)
+			done = failLater()
+			require.NoError(t, reg.Reset("k"))
+			require.ErrorIs(t, <-done, errBoom)
+			s = snap(t, reg)
+			require.Equal(t, tripwire.Closed, s.State)
+			require.Zero(t, s.Failures)
+		})
 }

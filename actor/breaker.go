@@ -231,7 +231,7 @@ func (b *breaker) publishRejecting() {
 	if !retryAt.IsZero() {
 		e.RetryAfter = retryAt.Sub(c.OpenedAt)
 	}
-	cell.rejection.Store(e)
+	cell.rejection.Store(&rejecting{err: e, fast: cell.keyStats().fastCounts()})
 }
 
 func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Time) {

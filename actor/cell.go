@@ -15,7 +15,7 @@ type Cell struct {
 	state atomic.Int32
 	// Naps counts the key's passivations; only the supervisor uses it.
 	Naps       uint32
-	rejection  atomic.Pointer[errs.OpenError]
+	rejection  atomic.Pointer[rejecting]
 	inflight   atomic.Int64
 	passivated atomic.Bool
 	// Made is set for a key the registry's factory made; it is set before
@@ -62,9 +62,32 @@ func (c *Cell) Retire(err error) { c.stopErr.Store(&err) }
 // Retired reports whether the key is going away (Retire was called).
 func (c *Cell) Retired() bool { return c.stopErr.Load() != nil }
 
+// rejecting is what a rejecting breaker publishes: the error its callers
+// answer themselves with, and where they count that they did.
+type rejecting struct {
+	err  *errs.OpenError
+	fast *fastCounts
+}
+
 // Rejection is the error the breaker would answer a call with now — the
 // circuit is open, or half-open with all its probes in flight — or nil.
-func (c *Cell) Rejection() *errs.OpenError { return c.rejection.Load() }
+func (c *Cell) Rejection() *errs.OpenError {
+	if r := c.rejection.Load(); r != nil {
+		return r.err
+	}
+	return nil
+}
+
+// Reject is Rejection for a caller that answers itself with the error: it
+// counts the rejection in the key's statistics.
+func (c *Cell) Reject() *errs.OpenError {
+	r := c.rejection.Load()
+	if r == nil {
+		return nil
+	}
+	r.fast[stripe()].rejected.Add(1)
+	return r.err
+}
 
 // Admit counts a call in flight unless max (> 0) are already; Done uncounts
 // it. With max 0 nothing is counted.

@@ -34,10 +34,6 @@ func (f *fastCounts) totals() (rejected, overloaded uint64) {
 	return rejected, overloaded
 }
 
-// CountRejected counts a call the caller answered with the circuit's
-// OpenError without a message.
-func (c *Cell) CountRejected() { c.keyStats().fastCounts()[stripe()].rejected.Add(1) }
-
 // CountOverloaded counts a call refused because MaxInFlight were in flight.
 func (c *Cell) CountOverloaded() { c.keyStats().fastCounts()[stripe()].overloaded.Add(1) }
 
