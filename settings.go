@@ -2,6 +2,7 @@ package tripwire
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/tripwire-go/tripwire/state"
@@ -90,6 +91,8 @@ func (s Settings) validate() error {
 		return fmt.Errorf("CallTimeout %v is negative", s.CallTimeout)
 	case s.MaxInFlight < 0:
 		return fmt.Errorf("MaxInFlight %d is negative", s.MaxInFlight)
+	case s.MaxInFlight > math.MaxInt32:
+		return fmt.Errorf("MaxInFlight %d is over %d", s.MaxInFlight, math.MaxInt32)
 	case s.IdleTimeout < 0:
 		return fmt.Errorf("IdleTimeout %v is negative", s.IdleTimeout)
 	case s.IsFailure != nil && s.Classify != nil:

@@ -17,9 +17,9 @@ func (b *breaker) announce(e state.Effect, now time.Time) {
 	}
 	switch {
 	case e.From == state.Closed && e.To != state.Closed:
-		b.episode = now
+		b.episode = monoOf(now)
 	case e.From != state.Closed && e.To == state.Closed:
-		t.OpenFor = now.Sub(b.episode)
+		t.OpenFor = monoOf(now).sub(b.episode)
 	}
 	b.emit(t, e.Gen)
 }

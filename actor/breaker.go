@@ -24,17 +24,17 @@ type breaker struct {
 	inflight deadlines
 	// the one timer armed at the earliest deadline, and its tag
 	tickCancel func() bool
-	tickAt     time.Time
-	tickSeq    uint64
+	tickAt     mono
+	tickSeq    uint32
+	idleSeq    uint32
 
 	recoveryCancel func() bool
 	watching       bool // the actor target is watched
 	draining       bool // a check that drops a quiet key's window is armed
 	reason         reasonCode
 	drainSeq       uint16
-	lastActive     time.Time // last admission or outcome, for IdleTimeout
-	idleSeq        uint64
-	episode        time.Time    // when the circuit last left closed
+	lastActive     mono         // last admission or outcome, for IdleTimeout
+	episode        mono         // when the circuit last left closed
 	sender         *task.Sender // how asks reach an actor target without blocking the turn
 	since          int64        // when the circuit entered its state (Unix ns)
 }
@@ -138,20 +138,21 @@ func (b *breaker) start(ctx actor.Context) {
 	b.circuit = state.New(&b.rules.Circuit, b.cfg.Cell.nextIncarnation())
 	b.cfg.Cell.rejection.Store(nil)
 	b.watch(ctx)
-	b.lastActive = time.Now()
+	started := time.Now()
+	b.lastActive = monoOf(started)
 	for _, c := range b.cfg.Cell.adopt() {
 		b.inflight.add(c) // admitted earlier: its outcome changes nothing here
 	}
-	b.armTick(ctx, b.lastActive)
+	b.armTick(ctx, started)
 	b.armIdle(ctx, b.rules.IdleTimeout)
-	b.since = b.lastActive.UnixNano()
+	b.since = started.UnixNano()
 	prev := b.cfg.Cell.State()
 	if prev != state.Closed || b.cfg.Cell.crashed() {
 		// After a crash (or one that was not closed): every restart is a
 		// transition, so events, logs and dashboards show it.
 		b.reason = codeOf(state.ReasonRestarted)
 		b.cfg.Cell.publish(state.Closed)
-		b.emit(state.Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: b.lastActive, Reason: state.ReasonRestarted}, b.circuit.Gen)
+		b.emit(state.Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: started, Reason: state.ReasonRestarted}, b.circuit.Gen)
 	}
 	if s := b.cfg.Cell.stats.Load(); s != nil && s.win != nil {
 		b.armDrain() // the window the crashed breaker kept
@@ -186,7 +187,7 @@ func (b *breaker) stop(err error) {
 
 func (b *breaker) admit(ctx actor.Context, c *Call) {
 	now := c.now()
-	b.lastActive = now
+	b.lastActive = monoOf(now)
 	if !now.Before(c.Deadline) {
 		// Its deadline passed while it waited in the mailbox: the target was
 		// never asked, so it counts neither way.
@@ -231,7 +232,7 @@ func (b *breaker) publishRejecting() {
 	if !retryAt.IsZero() {
 		e.RetryAfter = retryAt.Sub(c.OpenedAt)
 	}
-	cell.rejection.Store(&rejecting{err: e, fast: cell.keyStats().fastCounts()})
+	cell.rejection.Store(&rejecting{err: e, fast: cell.fastCounts()})
 }
 
 func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Time) {
@@ -288,7 +289,7 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 		b.watch(ctx)
 	}
 	now := since(c.admitted)
-	b.lastActive = now
+	b.lastActive = monoOf(now)
 	b.end(ctx, c, kind, false, Result{Value: o.Value, Err: o.Err}, now)
 }
 
@@ -321,9 +322,10 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	}
 	c.abandon()
 	c.ctx.cancel(context.Canceled)
-	b.lastActive = time.Now()
-	b.count(tCanceled, b.lastActive, 0, false)
-	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, b.lastActive)
+	now := time.Now()
+	b.lastActive = monoOf(now)
+	b.count(tCanceled, now, 0, false)
+	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, now)
 }
 
 // step feeds ev to the circuit and carries out the effects.

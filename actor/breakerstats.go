@@ -12,7 +12,7 @@ import (
 // count records one call of kind t in the key's statistics.
 func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) {
 	s := b.cfg.Cell.keyStats()
-	s.record(t, now, d, measured)
+	s.record(t, now, d, measured, b.cfg.Cell.fast.Load())
 	if !b.draining {
 		b.armDrain()
 	}
@@ -49,21 +49,24 @@ func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err err
 // give back its window: a key called once and then left keeps only its
 // totals. The check shares the registry's idle timer.
 func (b *breaker) armDrain() {
-	s := b.cfg.Cell.keyStats()
+	if idle := b.rules.IdleTimeout; idle > 0 && idle <= StatsWindow {
+		return // it passivates before, which frees the statistics
+	}
+	w := b.cfg.Cell.keyStats().window(time.Now())
 	b.draining = true
 	b.drainSeq++
-	s.ticket = new(ticket)
-	s.ticket.mb.Store(&b.cfg.Mailbox)
-	b.cfg.Shared.Idle.armTicket(StatsWindow, s.ticket,
+	w.ticket = new(ticket)
+	w.ticket.mb.Store(&b.cfg.Mailbox)
+	b.cfg.Shared.Idle.armTicket(StatsWindow, w.ticket,
 		idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.drainSeq), drain: true})
 }
 
 // endDrain lets go of the key in the drain check armed, if any: the
 // breaker stops (the next one of the key arms its own).
 func (b *breaker) endDrain() {
-	if s := b.cfg.Cell.stats.Load(); s != nil && s.ticket != nil {
-		s.ticket.mb.Store(nil)
-		s.ticket = nil
+	if s := b.cfg.Cell.stats.Load(); s != nil && s.win != nil && s.win.ticket != nil {
+		s.win.ticket.mb.Store(nil)
+		s.win.ticket = nil
 	}
 }
 
@@ -76,10 +79,15 @@ func (b *breaker) checkDrain(m *idleCheck) {
 	if s == nil {
 		return
 	}
-	now := time.Now()
-	s.fold(s.epoch(now))
-	if s.quiet(now) {
-		s.win = nil
+	// Only a closed key gives its window back: an open one keeps the
+	// failure that opened it (its OpenError's cause).
+	c := &b.circuit
+	f := b.cfg.Cell.fast.Load()
+	if s.quiet(time.Now(), f) && c.State == state.Closed && c.Forced == state.NotForced {
+		s.drop(f)
+		if len(b.inflight) == 0 {
+			b.inflight = nil // its memory too
+		}
 		return
 	}
 	b.armDrain()
@@ -109,8 +117,12 @@ func (b *breaker) snapshot() Snapshot {
 	if calls > 0 {
 		snap.FailureRate = float64(fails) / float64(calls)
 	}
-	if s := b.cfg.Cell.stats.Load(); s != nil {
-		snap.Stats = s.report(now)
+	s, f := b.cfg.Cell.stats.Load(), b.cfg.Cell.fast.Load()
+	if s == nil && f != nil {
+		s = b.cfg.Cell.keyStats() // the callers counted what the breaker did not see
+	}
+	if s != nil {
+		snap.Stats = s.report(now, f)
 		if s.win != nil && !b.draining {
 			b.armDrain()
 		}

@@ -14,16 +14,16 @@ import (
 type Cell struct {
 	state atomic.Int32
 	// Naps counts the key's passivations; only the supervisor uses it.
-	Naps       uint32
-	rejection  atomic.Pointer[rejecting]
-	inflight   atomic.Int64
+	Naps      uint32
+	rejection atomic.Pointer[rejecting]
+	inflight  atomic.Int32 // MaxInFlight is at most math.MaxInt32
+	// announced is the restarts the key's breakers have published as
+	// transitions; only they touch it, in their turns.
+	announced  uint32
 	passivated atomic.Bool
 	// Made is set for a key the registry's factory made; it is set before
 	// the key is registered and never changed.
-	Made bool
-	// announced is the restarts the key's breakers have published as
-	// transitions; only they touch it, in their turns.
-	announced   uint32
+	Made        bool
 	restarts    atomic.Int64
 	incarnation atomic.Uint64
 	stopErr     atomic.Pointer[error]
@@ -33,6 +33,9 @@ type Cell struct {
 	// stats are the key's statistics (nil until it has any): its callers
 	// count what they answer themselves, its breaker the rest.
 	stats atomic.Pointer[keyStats]
+	// fast are the counts of the calls its callers answer themselves (nil
+	// until there is one); they outlive stats, which fold them in.
+	fast atomic.Pointer[fastCounts]
 }
 
 // crashed reports whether the key's breaker crashed since the last call;
@@ -95,7 +98,7 @@ func (c *Cell) Admit(max int) bool {
 	if max <= 0 {
 		return true
 	}
-	if c.inflight.Add(1) > int64(max) {
+	if c.inflight.Add(1) > int32(max) {
 		c.inflight.Add(-1)
 		return false
 	}

@@ -2,6 +2,7 @@ package actor
 
 import (
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -35,33 +36,35 @@ func (f *fastCounts) totals() (rejected, overloaded uint64) {
 }
 
 // CountOverloaded counts a call refused because MaxInFlight were in flight.
-func (c *Cell) CountOverloaded() { c.keyStats().fastCounts()[stripe()].overloaded.Add(1) }
+func (c *Cell) CountOverloaded() { c.fastCounts()[stripe()].overloaded.Add(1) }
 
 // fastCounts returns the callers' counts, made now if there are none.
-func (s *keyStats) fastCounts() *fastCounts {
-	if f := s.fast.Load(); f != nil {
+func (c *Cell) fastCounts() *fastCounts {
+	if f := c.fast.Load(); f != nil {
 		return f
 	}
 	f := new(fastCounts)
-	if s.fast.CompareAndSwap(nil, f) {
+	if c.fast.CompareAndSwap(nil, f) {
 		return f
 	}
-	return s.fast.Load()
+	return c.fast.Load()
 }
 
 // failed records err as the key's last failure (nil: the next opening is
 // not a failure's, as with ForceOpen).
 func (c *Cell) failed(err error) {
-	if err != nil || c.stats.Load() != nil {
-		c.keyStats().cause = err
+	if err != nil {
+		c.keyStats().window(time.Now()).cause = err
+	} else if s := c.stats.Load(); s != nil && s.win != nil {
+		s.win.cause = nil
 	}
 }
 
 // openCause is the key's last failure, which opened the circuit when it
 // is open.
 func (c *Cell) openCause() error {
-	if s := c.stats.Load(); s != nil {
-		return s.cause
+	if s := c.stats.Load(); s != nil && s.win != nil {
+		return s.win.cause
 	}
 	return nil
 }

@@ -15,18 +15,18 @@ func (b *breaker) armIdle(ctx actor.Context, d time.Duration) {
 		return
 	}
 	b.idleSeq++
-	b.cfg.Shared.Idle.arm(d, &b.cfg.Mailbox, idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: b.idleSeq})
+	b.cfg.Shared.Idle.arm(d, &b.cfg.Mailbox, idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.idleSeq)})
 }
 
 // checkIdle stops a closed, unforced breaker with nothing in flight that has
 // had no call for IdleTimeout; otherwise it checks again when that could
 // first be true.
 func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
-	if m.incarnation != b.circuit.Gen.Incarnation || m.seq != b.idleSeq {
+	if m.incarnation != b.circuit.Gen.Incarnation || m.seq != uint64(b.idleSeq) {
 		return
 	}
 	now := time.Now()
-	idle := now.Sub(b.lastActive)
+	idle := monoOf(now).sub(b.lastActive)
 	c := &b.circuit
 	// A call queued behind this turn is activity too: never passivate with
 	// one waiting (its caller would have to wake the key again).
@@ -35,6 +35,7 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 		b.cfg.Cell.passivated.Store(true)
 		b.endDrain()
 		b.cfg.Cell.stats.Store(nil) // a key wakes with zero counts
+		b.cfg.Cell.fast.Store(nil)  // (closed, nothing in flight: no caller counts meanwhile)
 		b.cfg.Shared.Logger.Debug("breaker passivated", zap.String("key", b.cfg.Key), zap.Duration("idle", idle))
 		ctx.Stop(copyOf(ctx.Self()))
 		return

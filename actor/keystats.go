@@ -1,17 +1,22 @@
 package actor
 
-import (
-	"sync/atomic"
-	"time"
-)
+import "time"
 
 // keyStats are a key's statistics. The callers write fast only; the rest is
 // the breaker's, touched in its turns alone (a crash hands them on with the
-// Cell; passivation drops them).
+// Cell; passivation drops them). A key that went quiet keeps its totals
+// alone: 64 bytes. The callers' own counts are the Cell's (fastCounts),
+// passed in as f.
 type keyStats struct {
-	fast  atomic.Pointer[fastCounts] // nil until a caller counts one
 	total [nTallies]uint64
 	win   *statsWindow // nil until a call ends, and again once the key is quiet for a window
+}
+
+// statsWindow is the rolling window: a ring of buckets, each the calls of
+// one epoch (statsWidth of the breaker's monotonic clock since origin), and
+// what the breaker keeps while the key is busy.
+type statsWindow struct {
+	buckets [StatsBuckets]statsBucket
 	// the fast counts folded in so far, and the epoch of that fold
 	seenRejected, seenOverloaded uint64
 	seenEpoch                    int64
@@ -23,10 +28,13 @@ type keyStats struct {
 	ticket *ticket
 }
 
-// statsWindow is the rolling window: a ring of buckets, each the calls of
-// one epoch (statsWidth of the breaker's monotonic clock since origin).
-type statsWindow struct {
-	buckets [StatsBuckets]statsBucket
+// window returns the rolling window, made now (starting at now) if there
+// is none.
+func (s *keyStats) window(now time.Time) *statsWindow {
+	if s.win == nil {
+		s.win = &statsWindow{origin: now, seenEpoch: 1}
+	}
+	return s.win
 }
 
 type statsBucket struct {
@@ -41,12 +49,8 @@ type statsBucket struct {
 // bucket (epoch 0) is never taken for a recent one. Durations between
 // time.Now readings use the monotonic clock: a wall clock set back moves
 // nothing.
-func (s *keyStats) epoch(now time.Time) int64 {
-	if s.origin.IsZero() {
-		s.origin = now
-		s.seenEpoch = 1
-	}
-	d := now.Sub(s.origin)
+func (w *statsWindow) epoch(now time.Time) int64 {
+	d := now.Sub(w.origin)
 	if d < 0 {
 		d = 0
 	}
@@ -54,11 +58,8 @@ func (s *keyStats) epoch(now time.Time) int64 {
 }
 
 // bucket is the window's bucket for epoch e, emptied if it held an older one.
-func (s *keyStats) bucket(e int64) *statsBucket {
-	if s.win == nil {
-		s.win = new(statsWindow)
-	}
-	b := &s.win.buckets[e%StatsBuckets]
+func (w *statsWindow) bucket(e int64) *statsBucket {
+	b := &w.buckets[e%StatsBuckets]
 	if b.epoch != e {
 		*b = statsBucket{epoch: e, lat: b.lat[:0]} // its bins' memory serves again
 	}
@@ -67,11 +68,12 @@ func (s *keyStats) bucket(e int64) *statsBucket {
 
 // record counts one call of kind t at now; d is its latency if the target
 // ran it (measured), else ignored.
-func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool) {
-	e := s.epoch(now)
-	s.fold(e)
+func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool, f *fastCounts) {
+	w := s.window(now)
+	e := w.epoch(now)
+	s.fold(w, e, f)
 	s.total[t]++
-	b := s.bucket(e)
+	b := w.bucket(e)
 	if b.n[t] < ^uint32(0) {
 		b.n[t]++
 	}
@@ -88,15 +90,15 @@ func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool
 // fold moves the callers' counts since the last fold into the window,
 // spread evenly over the epochs since then (a breaker takes no turn while
 // its callers fail fast, so when each came is not known finer than that).
-func (s *keyStats) fold(e int64) {
+func (s *keyStats) fold(w *statsWindow, e int64, f *fastCounts) {
 	var rej, ovl uint64
-	if f := s.fast.Load(); f != nil {
+	if f != nil {
 		rej, ovl = f.totals()
 	}
-	dr, do := rej-s.seenRejected, ovl-s.seenOverloaded
-	s.seenRejected, s.seenOverloaded = rej, ovl
-	from := s.seenEpoch
-	s.seenEpoch = e
+	dr, do := rej-w.seenRejected, ovl-w.seenOverloaded
+	w.seenRejected, w.seenOverloaded = rej, ovl
+	from := w.seenEpoch
+	w.seenEpoch = e
 	if dr == 0 && do == 0 {
 		return
 	}
@@ -107,7 +109,7 @@ func (s *keyStats) fold(e int64) {
 		span = 1
 	}
 	for k := int64(0); k < span && k < StatsBuckets; k++ {
-		b := s.bucket(e - k)
+		b := w.bucket(e - k)
 		r, o := dr/uint64(span), do/uint64(span)
 		if k == 0 { // the rounding's remainder goes to the newest
 			r += dr % uint64(span)
@@ -126,38 +128,70 @@ func addSat(a uint32, n uint64) uint32 {
 }
 
 // quiet reports whether no call ended within the window at now.
-func (s *keyStats) quiet(now time.Time) bool {
-	if s.win == nil {
+func (s *keyStats) quiet(now time.Time, f *fastCounts) bool {
+	w := s.win
+	if w == nil {
 		return true
 	}
-	e := s.epoch(now)
-	for i := range s.win.buckets {
-		if b := &s.win.buckets[i]; b.epoch > e-StatsBuckets && b.epoch <= e {
+	e := w.epoch(now)
+	s.fold(w, e, f)
+	for i := range w.buckets {
+		if b := &w.buckets[i]; b.epoch > e-StatsBuckets && b.epoch <= e {
 			return false
 		}
 	}
 	return true
 }
 
+// drop gives back the window of a quiet key, keeping its totals: the
+// callers' counts start again from zero, so a new window starts from none
+// seen (what came in since the last fold goes to the totals).
+func (s *keyStats) drop(f *fastCounts) {
+	w := s.win
+	if w == nil {
+		return
+	}
+	if f != nil {
+		var rej, ovl uint64
+		for i := range f {
+			rej += f[i].rejected.Swap(0)
+			ovl += f[i].overloaded.Swap(0)
+		}
+		s.total[tRejected] += rej - w.seenRejected
+		s.total[tOverloaded] += ovl - w.seenOverloaded
+	}
+	s.win = nil
+}
+
+// unseen reports whether the callers counted calls not yet folded.
+func (s *keyStats) unseen(f *fastCounts) bool {
+	if f == nil {
+		return false
+	}
+	rej, ovl := f.totals()
+	if w := s.win; w != nil {
+		return rej != w.seenRejected || ovl != w.seenOverloaded
+	}
+	return rej != 0 || ovl != 0
+}
+
 // report returns the statistics at now.
-func (s *keyStats) report(now time.Time) Stats {
-	e := s.epoch(now)
-	s.fold(e)
+func (s *keyStats) report(now time.Time, f *fastCounts) Stats {
 	var st Stats
-	for t := tally(0); t < nTallies; t++ {
-		st.Total.add(t, s.total[t])
-	}
-	// The window is the newest StatsBuckets epochs, the current one partly.
-	start := s.origin
-	if e > StatsBuckets {
-		start = s.origin.Add(time.Duration(e-StatsBuckets) * statsWidth)
-	}
-	st.Window = now.Sub(start)
-	if s.win != nil {
+	if s.win != nil || s.unseen(f) {
+		w := s.window(now)
+		e := w.epoch(now)
+		s.fold(w, e, f)
+		// The window is the newest StatsBuckets epochs, the current one partly.
+		start := w.origin
+		if e > StatsBuckets {
+			start = w.origin.Add(time.Duration(e-StatsBuckets) * statsWidth)
+		}
+		st.Window = now.Sub(start)
 		var bins latencyBins
 		var n uint64
-		for i := range s.win.buckets {
-			b := &s.win.buckets[i]
+		for i := range w.buckets {
+			b := &w.buckets[i]
 			if b.epoch <= e-StatsBuckets || b.epoch > e {
 				continue
 			}
@@ -174,6 +208,11 @@ func (s *keyStats) report(now time.Time) Stats {
 		st.Latency.P50 = percentile(&bins, n, 0.50, st.Latency.Max)
 		st.Latency.P90 = percentile(&bins, n, 0.90, st.Latency.Max)
 		st.Latency.P99 = percentile(&bins, n, 0.99, st.Latency.Max)
+	} else {
+		st.Window = StatsWindow // a quiet key's: nothing in it
+	}
+	for t := tally(0); t < nTallies; t++ {
+		st.Total.add(t, s.total[t])
 	}
 	if secs := st.Window.Seconds(); secs > 0 {
 		st.CallsPerSecond = float64(st.Recent.Calls) / secs

@@ -59,7 +59,7 @@ func (b *breaker) unwatch(ctx actor.Context) {
 func (b *breaker) targetDown(ctx actor.Context) {
 	b.watching = false
 	now := time.Now()
-	b.lastActive = now
+	b.lastActive = monoOf(now)
 	b.cfg.Cell.failed(errs.ErrTargetDown)
 	b.step(ctx, state.Event{Kind: state.TargetDown, Rand: rand.Float64()}, now)
 	for _, c := range append([]*Call(nil), b.inflight...) {

@@ -24,6 +24,7 @@ type Circuit struct {
 	// changed in place: Reconfigure to others.
 	Settings *Settings
 	State    State
+	Forced   Force
 	// Failures counts consecutive failures; a success resets it.
 	Failures int
 	Gen      Gen
@@ -37,7 +38,6 @@ type Circuit struct {
 	Passed int
 	// Reopens counts re-opens since the last close (the backoff exponent).
 	Reopens int
-	Forced  Force
 
 	window *window // nil until a failure-rate policy records an outcome
 }
