@@ -12,7 +12,7 @@ import (
 // count records one call of kind t in the key's statistics.
 func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) {
 	s := b.cfg.Cell.keyStats()
-	s.record(t, now, d, measured, b.cfg.Cell.fast.Load())
+	s.record(t, now, d, measured, b.cfg.Cell.callerCounts())
 	if !b.draining {
 		b.armDrain()
 	}
@@ -82,9 +82,9 @@ func (b *breaker) checkDrain(m *idleCheck) {
 	// Only a closed key gives its window back: an open one keeps the
 	// failure that opened it (its OpenError's cause).
 	c := &b.circuit
-	f := b.cfg.Cell.fast.Load()
-	if s.quiet(time.Now(), f) && c.State == state.Closed && c.Forced == state.NotForced {
-		s.drop(f)
+	cc := b.cfg.Cell.callerCounts()
+	if s.quiet(time.Now(), cc) && c.State == state.Closed && c.Forced == state.NotForced {
+		s.drop(cc)
 		if len(b.inflight) == 0 {
 			b.inflight = nil // its memory too
 		}
@@ -117,12 +117,12 @@ func (b *breaker) snapshot() Snapshot {
 	if calls > 0 {
 		snap.FailureRate = float64(fails) / float64(calls)
 	}
-	s, f := b.cfg.Cell.stats.Load(), b.cfg.Cell.fast.Load()
-	if s == nil && f != nil {
+	s, cc := b.cfg.Cell.stats.Load(), b.cfg.Cell.callerCounts()
+	if s == nil && ((cc.cur != nil && cc.cur.total() > 0) || cc.overloaded.Load() > 0) {
 		s = b.cfg.Cell.keyStats() // the callers counted what the breaker did not see
 	}
 	if s != nil {
-		snap.Stats = s.report(now, f)
+		snap.Stats = s.report(now, cc)
 		if s.win != nil && !b.draining {
 			b.armDrain()
 		}

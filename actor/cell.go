@@ -33,9 +33,9 @@ type Cell struct {
 	// stats are the key's statistics (nil until it has any): its callers
 	// count what they answer themselves, its breaker the rest.
 	stats atomic.Pointer[keyStats]
-	// fast are the counts of the calls its callers answer themselves (nil
-	// until there is one); they outlive stats, which fold them in.
-	fast atomic.Pointer[fastCounts]
+	// overloaded counts the calls its callers refused for MaxInFlight;
+	// it outlives stats, which fold it in.
+	overloaded atomic.Uint64
 }
 
 // crashed reports whether the key's breaker crashed since the last call;
@@ -64,33 +64,6 @@ func (c *Cell) Retire(err error) { c.stopErr.Store(&err) }
 
 // Retired reports whether the key is going away (Retire was called).
 func (c *Cell) Retired() bool { return c.stopErr.Load() != nil }
-
-// rejecting is what a rejecting breaker publishes: the error its callers
-// answer themselves with, and where they count that they did.
-type rejecting struct {
-	err  *errs.OpenError
-	fast *fastCounts
-}
-
-// Rejection is the error the breaker would answer a call with now — the
-// circuit is open, or half-open with all its probes in flight — or nil.
-func (c *Cell) Rejection() *errs.OpenError {
-	if r := c.rejection.Load(); r != nil {
-		return r.err
-	}
-	return nil
-}
-
-// Reject is Rejection for a caller that answers itself with the error: it
-// counts the rejection in the key's statistics.
-func (c *Cell) Reject() *errs.OpenError {
-	r := c.rejection.Load()
-	if r == nil {
-		return nil
-	}
-	r.fast[stripe()].rejected.Add(1)
-	return r.err
-}
 
 // Admit counts a call in flight unless max (> 0) are already; Done uncounts
 // it. With max 0 nothing is counted.

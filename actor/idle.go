@@ -34,8 +34,8 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 		idle >= b.rules.IdleTimeout && b.cfg.Mailbox.UserMessageCount() == 0 {
 		b.cfg.Cell.passivated.Store(true)
 		b.endDrain()
-		b.cfg.Cell.stats.Store(nil) // a key wakes with zero counts
-		b.cfg.Cell.fast.Store(nil)  // (closed, nothing in flight: no caller counts meanwhile)
+		b.cfg.Cell.stats.Store(nil)    // a key wakes with zero counts
+		b.cfg.Cell.overloaded.Store(0) // (closed, nothing in flight: no caller counts meanwhile)
 		b.cfg.Shared.Logger.Debug("breaker passivated", zap.String("key", b.cfg.Key), zap.Duration("idle", idle))
 		ctx.Stop(copyOf(ctx.Self()))
 		return

@@ -17,7 +17,8 @@ type keyStats struct {
 // what the breaker keeps while the key is busy.
 type statsWindow struct {
 	buckets [StatsBuckets]statsBucket
-	// the fast counts folded in so far, and the epoch of that fold
+	// the callers' counts folded in so far (see cumulative), and the epoch
+	// of that fold
 	seenRejected, seenOverloaded uint64
 	seenEpoch                    int64
 	origin                       time.Time // the clock's start: epoch 1 begins here
@@ -26,6 +27,22 @@ type statsWindow struct {
 	cause error
 	// ticket is the breaker's drain check in the idle timers' heap.
 	ticket *ticket
+	// retired is the last open period's rejections (late ones still come
+	// in), rejBase those of the periods before it.
+	retired *rejecting
+	rejBase uint64
+}
+
+// cumulative are the callers' counts since the window started.
+func (w *statsWindow) cumulative(cc callerCounts) (rej, ovl uint64) {
+	rej = w.rejBase
+	if w.retired != nil {
+		rej += w.retired.total()
+	}
+	if cc.cur != nil {
+		rej += cc.cur.total()
+	}
+	return rej, cc.overloaded.Load()
 }
 
 // window returns the rolling window, made now (starting at now) if there
@@ -68,10 +85,10 @@ func (w *statsWindow) bucket(e int64) *statsBucket {
 
 // record counts one call of kind t at now; d is its latency if the target
 // ran it (measured), else ignored.
-func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool, f *fastCounts) {
+func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool, cc callerCounts) {
 	w := s.window(now)
 	e := w.epoch(now)
-	s.fold(w, e, f)
+	s.fold(w, e, cc)
 	s.total[t]++
 	b := w.bucket(e)
 	if b.n[t] < ^uint32(0) {
@@ -90,11 +107,8 @@ func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool
 // fold moves the callers' counts since the last fold into the window,
 // spread evenly over the epochs since then (a breaker takes no turn while
 // its callers fail fast, so when each came is not known finer than that).
-func (s *keyStats) fold(w *statsWindow, e int64, f *fastCounts) {
-	var rej, ovl uint64
-	if f != nil {
-		rej, ovl = f.totals()
-	}
+func (s *keyStats) fold(w *statsWindow, e int64, cc callerCounts) {
+	rej, ovl := w.cumulative(cc)
 	dr, do := rej-w.seenRejected, ovl-w.seenOverloaded
 	w.seenRejected, w.seenOverloaded = rej, ovl
 	from := w.seenEpoch
@@ -128,13 +142,13 @@ func addSat(a uint32, n uint64) uint32 {
 }
 
 // quiet reports whether no call ended within the window at now.
-func (s *keyStats) quiet(now time.Time, f *fastCounts) bool {
+func (s *keyStats) quiet(now time.Time, cc callerCounts) bool {
 	w := s.win
 	if w == nil {
 		return true
 	}
 	e := w.epoch(now)
-	s.fold(w, e, f)
+	s.fold(w, e, cc)
 	for i := range w.buckets {
 		if b := &w.buckets[i]; b.epoch > e-StatsBuckets && b.epoch <= e {
 			return false
@@ -146,42 +160,33 @@ func (s *keyStats) quiet(now time.Time, f *fastCounts) bool {
 // drop gives back the window of a quiet key, keeping its totals: the
 // callers' counts start again from zero, so a new window starts from none
 // seen (what came in since the last fold goes to the totals).
-func (s *keyStats) drop(f *fastCounts) {
+func (s *keyStats) drop(cc callerCounts) {
 	w := s.win
 	if w == nil {
 		return
 	}
-	if f != nil {
-		var rej, ovl uint64
-		for i := range f {
-			rej += f[i].rejected.Swap(0)
-			ovl += f[i].overloaded.Swap(0)
-		}
-		s.total[tRejected] += rej - w.seenRejected
-		s.total[tOverloaded] += ovl - w.seenOverloaded
-	}
+	rej, _ := w.cumulative(cc) // (no open period: the key is closed)
+	s.total[tRejected] += rej - w.seenRejected
+	s.total[tOverloaded] += cc.overloaded.Swap(0) - w.seenOverloaded
 	s.win = nil
 }
 
 // unseen reports whether the callers counted calls not yet folded.
-func (s *keyStats) unseen(f *fastCounts) bool {
-	if f == nil {
-		return false
-	}
-	rej, ovl := f.totals()
+func (s *keyStats) unseen(cc callerCounts) bool {
 	if w := s.win; w != nil {
+		rej, ovl := w.cumulative(cc)
 		return rej != w.seenRejected || ovl != w.seenOverloaded
 	}
-	return rej != 0 || ovl != 0
+	return (cc.cur != nil && cc.cur.total() != 0) || cc.overloaded.Load() != 0
 }
 
 // report returns the statistics at now.
-func (s *keyStats) report(now time.Time, f *fastCounts) Stats {
+func (s *keyStats) report(now time.Time, cc callerCounts) Stats {
 	var st Stats
-	if s.win != nil || s.unseen(f) {
+	if s.win != nil || s.unseen(cc) {
 		w := s.window(now)
 		e := w.epoch(now)
-		s.fold(w, e, f)
+		s.fold(w, e, cc)
 		// The window is the newest StatsBuckets epochs, the current one partly.
 		start := w.origin
 		if e > StatsBuckets {
