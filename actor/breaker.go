@@ -136,7 +136,7 @@ func (b *breaker) start(ctx actor.Context) {
 	b.cfg.Mailbox.setDirect(b) // this incarnation takes the call path's turns now
 	b.rules = b.cfg.Rules()
 	b.circuit = state.New(&b.rules.Circuit, b.cfg.Cell.nextIncarnation())
-	b.cfg.Cell.retire(b.cfg.Cell.rejection.Swap(nil), time.Now())
+	b.cfg.Cell.publishRejecting(nil, time.Now())
 	b.watch(ctx)
 	started := time.Now()
 	b.lastActive = monoOf(started)
@@ -217,7 +217,7 @@ func (b *breaker) publishRejecting() {
 	cur := cell.Rejection()
 	if !c.Rejecting() {
 		if cur != nil {
-			cell.retire(cell.rejection.Swap(nil), time.Now())
+			cell.publishRejecting(nil, time.Now())
 		}
 		return
 	}
@@ -232,7 +232,7 @@ func (b *breaker) publishRejecting() {
 	if !retryAt.IsZero() {
 		e.RetryAfter = retryAt.Sub(c.OpenedAt)
 	}
-	cell.retire(cell.rejection.Swap(&rejecting{err: e}), time.Now())
+	cell.publishRejecting(e, time.Now())
 }
 
 func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Time) {

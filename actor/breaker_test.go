@@ -155,11 +155,11 @@ func TestStaleRecoveryTimerAfterRestartIsIgnored(t *testing.T) {
 		// Given a breaker that opened at t=0, crashed, and opened again at
 		// t=3s in its next incarnation
 		r.trip()
-		stale := genAfterTrip(r.cfg.Cell.incarnation.Load())
+		stale := genAfterTrip(uint64(r.cfg.Cell.incarnation.Load()))
 		r.crash()
 		time.Sleep(3 * time.Second)
 		r.trip()
-		require.Equal(t, stale.Seq, genAfterTrip(r.cfg.Cell.incarnation.Load()).Seq,
+		require.Equal(t, stale.Seq, genAfterTrip(uint64(r.cfg.Cell.incarnation.Load())).Seq,
 			"the test needs the old and the new timer to differ only in incarnation")
 
 		// When the first incarnation's recovery timer arrives

@@ -12,7 +12,7 @@ import (
 // count records one call of kind t in the key's statistics.
 func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) {
 	s := b.cfg.Cell.keyStats()
-	s.record(t, now, d, measured, b.cfg.Cell.callerCounts())
+	s.record(t, now, d, measured, &b.cfg.Cell)
 	if !b.draining {
 		b.armDrain()
 	}
@@ -82,9 +82,8 @@ func (b *breaker) checkDrain(m *idleCheck) {
 	// Only a closed key gives its window back: an open one keeps the
 	// failure that opened it (its OpenError's cause).
 	c := &b.circuit
-	cc := b.cfg.Cell.callerCounts()
-	if s.quiet(time.Now(), cc) && c.State == state.Closed && c.Forced == state.NotForced {
-		s.drop(cc)
+	if s.quiet(time.Now(), &b.cfg.Cell) && c.State == state.Closed && c.Forced == state.NotForced {
+		s.drop(&b.cfg.Cell)
 		if len(b.inflight) == 0 {
 			b.inflight = nil // its memory too
 		}
@@ -117,12 +116,12 @@ func (b *breaker) snapshot() Snapshot {
 	if calls > 0 {
 		snap.FailureRate = float64(fails) / float64(calls)
 	}
-	s, cc := b.cfg.Cell.stats.Load(), b.cfg.Cell.callerCounts()
-	if s == nil && ((cc.cur != nil && cc.cur.total() > 0) || cc.overloaded.Load() > 0) {
+	s := b.cfg.Cell.stats.Load()
+	if s == nil && b.cfg.Cell.callerSeen() {
 		s = b.cfg.Cell.keyStats() // the callers counted what the breaker did not see
 	}
 	if s != nil {
-		snap.Stats = s.report(now, cc)
+		snap.Stats = s.report(now, &b.cfg.Cell)
 		if s.win != nil && !b.draining {
 			b.armDrain()
 		}

@@ -19,13 +19,13 @@ type Cell struct {
 	inflight  atomic.Int32 // MaxInFlight is at most math.MaxInt32
 	// announced is the restarts the key's breakers have published as
 	// transitions; only they touch it, in their turns.
-	announced  uint32
-	passivated atomic.Bool
+	announced uint32
+	flags     atomic.Uint32 // flagPassivated, flagFlood
 	// Made is set for a key the registry's factory made; it is set before
 	// the key is registered and never changed.
 	Made        bool
-	restarts    atomic.Int64
-	incarnation atomic.Uint64
+	restarts    atomic.Int32
+	incarnation atomic.Uint32
 	stopErr     atomic.Pointer[error]
 	// orphans are the calls a crashed breaker had in flight, handed to the
 	// breaker that follows it (see SettleOrphans).
@@ -36,6 +36,9 @@ type Cell struct {
 	// overloaded counts the calls its callers refused for MaxInFlight;
 	// it outlives stats, which fold it in.
 	overloaded atomic.Uint64
+	// rejected counts the calls its callers answered with the circuit's
+	// OpenError (until the key is flooded: see Reject).
+	rejected atomic.Uint64
 }
 
 // crashed reports whether the key's breaker crashed since the last call;
@@ -56,7 +59,7 @@ func (c *Cell) State() state.State { return state.State(c.state.Load()) }
 func (c *Cell) Restarts() int { return int(c.restarts.Load()) }
 
 // AddRestart counts one crash-restart; only the supervisor calls it.
-func (c *Cell) AddRestart() int64 { return c.restarts.Add(1) }
+func (c *Cell) AddRestart() int64 { return int64(c.restarts.Add(1)) }
 
 // Retire makes every call pending when the breaker next stops fail with err
 // instead of ErrBreakerRestarted. Unregister and Shutdown call it first.
@@ -87,14 +90,14 @@ func (c *Cell) Done(max int) {
 
 func (c *Cell) publish(s state.State) { c.state.Store(int32(s)) }
 
-func (c *Cell) nextIncarnation() uint64 { return c.incarnation.Add(1) }
+func (c *Cell) nextIncarnation() uint64 { return uint64(c.incarnation.Add(1)) }
 
 // Passivated reports whether the breaker stopped itself for being idle; the
 // supervisor then leaves the key without a breaker until a call wakes it.
-func (c *Cell) Passivated() bool { return c.passivated.Load() }
+func (c *Cell) Passivated() bool { return c.flags.Load()&flagPassivated != 0 }
 
 // Wake clears Passivated before a new breaker starts.
-func (c *Cell) Wake() { c.passivated.Store(false) }
+func (c *Cell) Wake() { c.flags.And(^uint32(flagPassivated)) }
 
 // StopError is what calls pending when the breaker stops are answered with.
 func (c *Cell) StopError() error {

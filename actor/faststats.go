@@ -13,30 +13,31 @@ import (
 // rejected caller yields its core: a caller that retries ErrOpen in a tight
 // loop never blocks, and a thousand of them would keep the goroutines whose
 // answers are ready — their calls timed out, their fast failure waiting —
-// from running for seconds. One yield in 4096 rejections costs the open
-// path nothing measurable (a yield is about 500 ns). With 1,000 such
-// callers, each yields after about yieldEvery calls of its own, so every
-// goroutine runs within a few tens of milliseconds.
+// from running for seconds. With 1,000 such callers, each yields after
+// about yieldEvery calls of its own, so every goroutine runs within a few
+// tens of milliseconds (docs/reliability.md has the figures).
 const yieldEvery = 4096
 
-// rejecting is what a rejecting breaker publishes, one per open period: the
-// error its callers answer themselves with, and the count of them, on the
-// cache line the callers just read. The breaker folds the count into its
-// statistics when it next looks.
-type rejecting struct {
-	err *errs.OpenError
-	n   atomic.Uint64
-	// spill spreads the count over cache lines once the period has had
-	// spillAt rejections: callers flooding one key from every core would
-	// otherwise take turns at one line. A key rejected a few times costs
-	// no more than the line it is read from.
-	spill atomic.Pointer[stripes]
-}
-
-// spillAt is how many rejections in one open period make it a flood.
+// spillAt: every spillAt rejections of a key, the counting checks whether
+// it is flooded, and moves onto stripes if so.
 const spillAt = 1 << 14
 
-// stripes are counters a cache line apart.
+// Cell flags.
+const (
+	flagPassivated = 1 << iota // the breaker stopped itself for being idle
+	flagFlood                  // the rejections count on stripes (see Reject)
+)
+
+// rejecting is what a rejecting breaker publishes, one per open period: the
+// error its callers answer themselves with, and the stripes they count on
+// once the key is flooded.
+type rejecting struct {
+	err     *errs.OpenError
+	stripes atomic.Pointer[stripes]
+}
+
+// stripes are counters a cache line apart, for callers flooding one key
+// from every core, which would otherwise take turns at one line.
 type stripes [4]struct {
 	n atomic.Uint64
 	_ [56]byte
@@ -45,28 +46,12 @@ type stripes [4]struct {
 // stripe picks a stripe for the calling goroutine by where its stack is.
 func stripe() int {
 	var x byte
-	p := uint64(uintptr(unsafe.Pointer(&x)))
-	return int((p >> 12) & 3)
+	return int(uintptr(unsafe.Pointer(&x)) >> 12 & 3)
 }
 
-// yield lets the other goroutines run (out of line: the open path stays
-// small enough to inline).
-//
-//go:noinline
-func yield() { runtime.Gosched() }
-
-// spillOver gives the period its stripes.
-//
-//go:noinline
-func (r *rejecting) spillOver() { r.spill.CompareAndSwap(nil, new(stripes)) }
-
-// total is the period's rejections so far.
-func (r *rejecting) total() uint64 {
-	n := r.n.Load()
-	if sp := r.spill.Load(); sp != nil {
-		for i := range sp {
-			n += sp[i].n.Load()
-		}
+func (s *stripes) total() (n uint64) {
+	for i := range s {
+		n += s[i].n.Load()
 	}
 	return n
 }
@@ -81,17 +66,18 @@ func (c *Cell) Rejection() *errs.OpenError {
 }
 
 // Reject is Rejection for a caller that answers itself with the error: it
-// counts the rejection in the key's statistics.
+// counts the rejection in the key's statistics, on the Cell's own line (a
+// cold key's open path reads nothing more), or on stripes once flooded.
 func (c *Cell) Reject() *errs.OpenError {
 	r := c.rejection.Load()
 	if r == nil {
 		return nil
 	}
-	var n uint64 // grows by one per rejection: the count, or its stripe's
-	if sp := r.spill.Load(); sp != nil {
+	var n uint64 // grows by one per rejection: the count, or a stripe's
+	if sp := c.floodStripes(r); sp != nil {
 		n = sp[stripe()].n.Add(1)
-	} else if n = r.n.Add(1); n == spillAt {
-		r.spillOver()
+	} else if n = c.rejected.Add(1); n%spillAt == 0 {
+		c.spill(r)
 	}
 	if n%yieldEvery == 0 {
 		yield()
@@ -99,32 +85,106 @@ func (c *Cell) Reject() *errs.OpenError {
 	return r.err
 }
 
+// floodStripes are r's stripes if the key is flooded.
+func (c *Cell) floodStripes(r *rejecting) *stripes {
+	if c.flags.Load()&flagFlood == 0 {
+		return nil
+	}
+	return r.stripes.Load()
+}
+
+// spill moves a key rejected spillAt times onto stripes: they cost 256
+// bytes, for the keys callers flood.
+//
+//go:noinline
+func (c *Cell) spill(r *rejecting) {
+	r.stripes.CompareAndSwap(nil, new(stripes))
+	c.flags.Or(flagFlood)
+}
+
+// yield lets the other goroutines run (out of line: the open path stays
+// small).
+//
+//go:noinline
+func yield() { runtime.Gosched() }
+
 // CountOverloaded counts a call refused because MaxInFlight were in flight.
 func (c *Cell) CountOverloaded() { c.overloaded.Add(1) }
 
-// callerCounts are where a key's callers count the calls they answer
-// themselves: the open period's rejections and the overloaded calls.
-type callerCounts struct {
-	cur        *rejecting
-	overloaded *atomic.Uint64
+// callerCounts are the calls a key's callers answered themselves since
+// its window started: rejected (on the Cell, and the stripes the window
+// knows of) and overloaded. Only the breaker calls it, in its turns.
+func (c *Cell) callerCounts(w *statsWindow) (rej, ovl uint64) {
+	if w != nil {
+		c.learnStripes(w)
+		for _, sp := range w.spills {
+			rej += sp.total()
+		}
+	}
+	return rej + c.rejected.Load(), c.overloaded.Load()
 }
 
-func (c *Cell) callerCounts() callerCounts {
-	return callerCounts{cur: c.rejection.Load(), overloaded: &c.overloaded}
-}
-
-// retire takes the rejections of an open period that ended into the
-// window; late ones (a caller that read the error before the breaker
-// replaced it) still count, until the next period ends too.
-func (c *Cell) retire(old *rejecting, now time.Time) {
-	if old == nil {
+// learnStripes adds the current open period's stripes, if new, to those
+// the window counts.
+func (c *Cell) learnStripes(w *statsWindow) {
+	r := c.rejection.Load()
+	if r == nil {
 		return
 	}
-	w := c.keyStats().window(now)
-	if w.retired != nil {
-		w.rejBase += w.retired.total()
+	sp := r.stripes.Load()
+	if sp == nil {
+		return
 	}
-	w.retired = old
+	for _, known := range w.spills {
+		if known == sp {
+			return
+		}
+	}
+	w.spills = append(w.spills, sp)
+}
+
+// publishRejecting installs the error of a new open period (nil: the
+// circuit no longer rejects). A flooded key's stripes carry over to it.
+func (c *Cell) publishRejecting(e *errs.OpenError, now time.Time) {
+	if old := c.rejection.Load(); old != nil {
+		if s := c.stats.Load(); s != nil || old.stripes.Load() != nil {
+			c.learnStripes(c.keyStats().window(now)) // before it is gone
+		}
+	}
+	if e == nil {
+		c.rejection.Store(nil)
+		return
+	}
+	r := &rejecting{err: e}
+	if s := c.stats.Load(); s != nil && s.win != nil && len(s.win.spills) > 0 {
+		r.stripes.Store(s.win.spills[len(s.win.spills)-1])
+	}
+	c.rejection.Store(r)
+}
+
+// callerSeen reports whether the callers counted anything a key with no
+// window has not seen.
+func (c *Cell) callerSeen() bool {
+	if c.rejected.Load() != 0 || c.overloaded.Load() != 0 {
+		return true
+	}
+	r := c.rejection.Load()
+	return r != nil && r.stripes.Load() != nil
+}
+
+// resetCallerCounts zeroes the callers' counts of a key with no window:
+// closed, nothing in flight, nobody counting. It returns what they held.
+func (c *Cell) resetCallerCounts(w *statsWindow) (rej, ovl uint64) {
+	if w != nil {
+		for _, sp := range w.spills {
+			for i := range sp {
+				rej += sp[i].n.Swap(0)
+			}
+		}
+		w.spills = nil
+	}
+	c.flags.And(^uint32(flagFlood))
+	return rej + c.rejected.Swap(0), c.overloaded.Swap(0)
 }
 
 // failed records err as the key's last failure (nil: the next opening is

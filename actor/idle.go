@@ -32,10 +32,10 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	// one waiting (its caller would have to wake the key again).
 	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 &&
 		idle >= b.rules.IdleTimeout && b.cfg.Mailbox.UserMessageCount() == 0 {
-		b.cfg.Cell.passivated.Store(true)
+		b.cfg.Cell.flags.Or(flagPassivated)
 		b.endDrain()
-		b.cfg.Cell.stats.Store(nil)    // a key wakes with zero counts
-		b.cfg.Cell.overloaded.Store(0) // (closed, nothing in flight: no caller counts meanwhile)
+		b.cfg.Cell.stats.Store(nil)       // a key wakes with zero counts
+		b.cfg.Cell.resetCallerCounts(nil) // (closed, nothing in flight: nobody counts meanwhile)
 		b.cfg.Shared.Logger.Debug("breaker passivated", zap.String("key", b.cfg.Key), zap.Duration("idle", idle))
 		ctx.Stop(copyOf(ctx.Self()))
 		return

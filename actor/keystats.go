@@ -27,22 +27,9 @@ type statsWindow struct {
 	cause error
 	// ticket is the breaker's drain check in the idle timers' heap.
 	ticket *ticket
-	// retired is the last open period's rejections (late ones still come
-	// in), rejBase those of the periods before it.
-	retired *rejecting
-	rejBase uint64
-}
-
-// cumulative are the callers' counts since the window started.
-func (w *statsWindow) cumulative(cc callerCounts) (rej, ovl uint64) {
-	rej = w.rejBase
-	if w.retired != nil {
-		rej += w.retired.total()
-	}
-	if cc.cur != nil {
-		rej += cc.cur.total()
-	}
-	return rej, cc.overloaded.Load()
+	// spills are the stripes the key's rejections counted on while it was
+	// flooded (one, but for a race of two callers).
+	spills []*stripes
 }
 
 // window returns the rolling window, made now (starting at now) if there
@@ -85,10 +72,10 @@ func (w *statsWindow) bucket(e int64) *statsBucket {
 
 // record counts one call of kind t at now; d is its latency if the target
 // ran it (measured), else ignored.
-func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool, cc callerCounts) {
+func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool, c *Cell) {
 	w := s.window(now)
 	e := w.epoch(now)
-	s.fold(w, e, cc)
+	s.fold(w, e, c)
 	s.total[t]++
 	b := w.bucket(e)
 	if b.n[t] < ^uint32(0) {
@@ -107,8 +94,8 @@ func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool
 // fold moves the callers' counts since the last fold into the window,
 // spread evenly over the epochs since then (a breaker takes no turn while
 // its callers fail fast, so when each came is not known finer than that).
-func (s *keyStats) fold(w *statsWindow, e int64, cc callerCounts) {
-	rej, ovl := w.cumulative(cc)
+func (s *keyStats) fold(w *statsWindow, e int64, c *Cell) {
+	rej, ovl := c.callerCounts(w)
 	dr, do := rej-w.seenRejected, ovl-w.seenOverloaded
 	w.seenRejected, w.seenOverloaded = rej, ovl
 	from := w.seenEpoch
@@ -142,13 +129,13 @@ func addSat(a uint32, n uint64) uint32 {
 }
 
 // quiet reports whether no call ended within the window at now.
-func (s *keyStats) quiet(now time.Time, cc callerCounts) bool {
+func (s *keyStats) quiet(now time.Time, c *Cell) bool {
 	w := s.win
 	if w == nil {
 		return true
 	}
 	e := w.epoch(now)
-	s.fold(w, e, cc)
+	s.fold(w, e, c)
 	for i := range w.buckets {
 		if b := &w.buckets[i]; b.epoch > e-StatsBuckets && b.epoch <= e {
 			return false
@@ -160,33 +147,33 @@ func (s *keyStats) quiet(now time.Time, cc callerCounts) bool {
 // drop gives back the window of a quiet key, keeping its totals: the
 // callers' counts start again from zero, so a new window starts from none
 // seen (what came in since the last fold goes to the totals).
-func (s *keyStats) drop(cc callerCounts) {
+func (s *keyStats) drop(c *Cell) {
 	w := s.win
 	if w == nil {
 		return
 	}
-	rej, _ := w.cumulative(cc) // (no open period: the key is closed)
+	rej, ovl := c.resetCallerCounts(w) // (closed: nobody is rejected meanwhile)
 	s.total[tRejected] += rej - w.seenRejected
-	s.total[tOverloaded] += cc.overloaded.Swap(0) - w.seenOverloaded
+	s.total[tOverloaded] += ovl - w.seenOverloaded
 	s.win = nil
 }
 
 // unseen reports whether the callers counted calls not yet folded.
-func (s *keyStats) unseen(cc callerCounts) bool {
+func (s *keyStats) unseen(c *Cell) bool {
 	if w := s.win; w != nil {
-		rej, ovl := w.cumulative(cc)
+		rej, ovl := c.callerCounts(w)
 		return rej != w.seenRejected || ovl != w.seenOverloaded
 	}
-	return (cc.cur != nil && cc.cur.total() != 0) || cc.overloaded.Load() != 0
+	return c.callerSeen()
 }
 
 // report returns the statistics at now.
-func (s *keyStats) report(now time.Time, cc callerCounts) Stats {
+func (s *keyStats) report(now time.Time, c *Cell) Stats {
 	var st Stats
-	if s.win != nil || s.unseen(cc) {
+	if s.win != nil || s.unseen(c) {
 		w := s.window(now)
 		e := w.epoch(now)
-		s.fold(w, e, cc)
+		s.fold(w, e, c)
 		// The window is the newest StatsBuckets epochs, the current one partly.
 		start := w.origin
 		if e > StatsBuckets {

@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -55,5 +56,40 @@ func TestCallersCountsSurviveTheWindowsDrop(t *testing.T) {
 		st := r.fullSnapshot().Stats
 		require.EqualValues(t, 4, st.Total.Overloaded)
 		require.EqualValues(t, 1, st.Recent.Overloaded)
+	})
+}
+
+func TestAFloodOfRejectionsIsCountedExactlyOnStripes(t *testing.T) {
+	inBubble(t, func(t *testing.T, r *rig) {
+		// Given an open circuit
+		r.trip()
+		cell := &r.cfg.Cell
+		// When 4 callers are rejected 10,000 times each, past the count at
+		// which the key moves onto stripes
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				for range 10_000 {
+					if cell.Reject() == nil {
+						t.Error("not rejected")
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		// Then every one counts, once
+		require.NotZero(t, cell.flags.Load()&flagFlood, "flooded")
+		require.EqualValues(t, 40_000, r.fullSnapshot().Stats.Total.Rejected)
+
+		// And after the circuit half-opens (a new open period, the stripes
+		// carry over) the count goes on
+		time.Sleep(openTimeout)
+		synctest.Wait()
+		require.ErrorIs(t, r.call("fail").Err, errBoom) // the probe fails: open again
+		for range 1000 {
+			require.NotNil(t, cell.Reject())
+		}
+		require.EqualValues(t, 41_000, r.fullSnapshot().Stats.Total.Rejected)
 	})
 }
