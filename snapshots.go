@@ -30,9 +30,10 @@ const snapshotBatch = 64
 
 // Snapshots calls fn with the snapshot of every key f picks, in no
 // particular order, until fn returns false; a key registered or removed
-// meanwhile may or may not be reported. Breakers are asked in batches, so
-// at a million keys it costs what the keys picked cost (about a microsecond
-// each), and fn may stop it early. It returns ErrNilContext,
+// meanwhile may or may not be reported. Only the picked keys' breakers are
+// asked, in batches: at a million keys, finding the dozen open ones takes
+// one pass over the key table (about 0.1 s), listing all of them about 4.5 s
+// (test/scale), and fn may stop it early. It returns ErrNilContext,
 // ErrInvalidOption for a nil fn or a State that is none, ctx's error if ctx
 // ends, ErrShutdown, or ErrTimeout if a breaker does not answer within 5
 // seconds.

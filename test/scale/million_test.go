@@ -269,3 +269,41 @@ func BenchmarkStateGaugeMillion(b *testing.B) {
 		b.ReportMetric(float64(heap()-base)/million, "B/key-metrics")
 	}
 }
+
+// BenchmarkSnapshotsMillion lists keys of a registry of a million: the
+// dozen open ones by a state filter (asking only their breakers), and all
+// of them.
+func BenchmarkSnapshotsMillion(b *testing.B) {
+	sys := testkit.NewSystem(b)
+	reg, err := tripwire.Start(sys)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = reg.Shutdown(context.Background()) }()
+	registerAll(b, reg, 0, million, tripwire.Settings{})
+	for i := range 12 {
+		if err := reg.ForceOpen(key(i * 80_000)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	count := func(f tripwire.Filter) int {
+		n := 0
+		if err := reg.Snapshots(ctx, f, func(tripwire.Snapshot) bool { n++; return true }); err != nil {
+			b.Fatal(err)
+		}
+		return n
+	}
+	for b.Loop() {
+		t0 := time.Now()
+		if n := count(tripwire.Filter{States: []tripwire.State{tripwire.Open}}); n != 12 {
+			b.Fatalf("%d open keys listed, want 12", n)
+		}
+		b.ReportMetric(time.Since(t0).Seconds()*1000, "ms-open-of-1M")
+		t0 = time.Now()
+		if n := count(tripwire.Filter{}); n != million {
+			b.Fatalf("%d keys listed, want %d", n, million)
+		}
+		b.ReportMetric(time.Since(t0).Seconds(), "s-all-1M")
+	}
+}
