@@ -16,7 +16,9 @@ type keyStats struct {
 // one epoch (statsWidth of the breaker's monotonic clock since origin), and
 // what the breaker keeps while the key is busy.
 type statsWindow struct {
-	buckets [StatsBuckets]statsBucket
+	// buckets are made as epochs need them: a key called once pays for
+	// one, and waking a key costs less
+	buckets [StatsBuckets]*statsBucket
 	// the callers' counts folded in so far (see cumulative), and the epoch
 	// of that fold
 	seenRejected, seenOverloaded uint64
@@ -63,7 +65,11 @@ func (w *statsWindow) epoch(now time.Time) int64 {
 
 // bucket is the window's bucket for epoch e, emptied if it held an older one.
 func (w *statsWindow) bucket(e int64) *statsBucket {
-	b := &w.buckets[e%StatsBuckets]
+	b := w.buckets[e%StatsBuckets]
+	if b == nil {
+		b = &statsBucket{epoch: e}
+		w.buckets[e%StatsBuckets] = b
+	}
 	if b.epoch != e {
 		*b = statsBucket{epoch: e, lat: b.lat[:0]} // its bins' memory serves again
 	}
@@ -137,7 +143,7 @@ func (s *keyStats) quiet(now time.Time, c *Cell) bool {
 	e := w.epoch(now)
 	s.fold(w, e, c)
 	for i := range w.buckets {
-		if b := &w.buckets[i]; b.epoch > e-StatsBuckets && b.epoch <= e {
+		if b := w.buckets[i]; b != nil && b.epoch > e-StatsBuckets && b.epoch <= e {
 			return false
 		}
 	}
@@ -183,8 +189,8 @@ func (s *keyStats) report(now time.Time, c *Cell) Stats {
 		var bins latencyBins
 		var n uint64
 		for i := range w.buckets {
-			b := &w.buckets[i]
-			if b.epoch <= e-StatsBuckets || b.epoch > e {
+			b := w.buckets[i]
+			if b == nil || b.epoch <= e-StatsBuckets || b.epoch > e {
 				continue
 			}
 			for t := tally(0); t < nTallies; t++ {
