@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -23,13 +24,22 @@ type fixture struct {
 	srv *httptest.Server
 }
 
-// dependency answers every key's calls, or fails those of the keys down.
+// dependency answers every key's calls, or fails those of the keys down
+// and one in flaky[key] of the others; with a latency, each call takes
+// from half of it to one and a half.
 type dependency struct {
-	mu   sync.Mutex
-	down map[string]bool
+	mu      sync.Mutex
+	down    map[string]bool
+	flaky   map[string]int
+	calls   map[string]int
+	latency time.Duration
 }
 
 var errDown = errors.New("dependency down")
+
+func newDependency() *dependency {
+	return &dependency{down: map[string]bool{}, flaky: map[string]int{}, calls: map[string]int{}}
+}
 
 func (d *dependency) set(key string, down bool) {
 	d.mu.Lock()
@@ -40,8 +50,15 @@ func (d *dependency) set(key string, down bool) {
 func (d *dependency) target(key string) tripwire.Target {
 	return tripwire.FuncTarget(func(ctx context.Context, msg any) (any, error) {
 		d.mu.Lock()
-		down := d.down[key]
+		d.calls[key]++
+		down, lat := d.down[key], d.latency
+		if n := d.flaky[key]; n > 0 && d.calls[key]%n == 0 {
+			down = true
+		}
 		d.mu.Unlock()
+		if lat > 0 {
+			time.Sleep(lat/2 + rand.N(lat))
+		}
 		if down {
 			return nil, errDown
 		}
@@ -53,11 +70,13 @@ func (d *dependency) target(key string) tripwire.Target {
 // the tests decide every transition.
 var quiet = tripwire.Settings{Threshold: 3, OpenTimeout: time.Hour, CallTimeout: time.Second}
 
-// keys returns n keys named prefix01, prefix02, ...
+// keys returns n keys named prefix01, prefix02, ... (as many digits as n
+// has, two at least), so their order is their number's.
 func keys(prefix string, n int) []string {
+	width := max(len(fmt.Sprint(n)), 2)
 	out := make([]string, n)
 	for i := range out {
-		out[i] = fmt.Sprintf("%s%02d", prefix, i+1)
+		out[i] = fmt.Sprintf("%s%0*d", prefix, width, i+1)
 	}
 	return out
 }
@@ -67,10 +86,16 @@ func keys(prefix string, n int) []string {
 // handler first, so event streams end before the server waits for them.
 func serve(t *testing.T, names []string, opts ...Option) *fixture {
 	t.Helper()
+	return serveWith(t, names, quiet, opts...)
+}
+
+// serveWith is serve with the keys' settings.
+func serveWith(t *testing.T, names []string, s tripwire.Settings, opts ...Option) *fixture {
+	t.Helper()
 	reg := testkit.Start(t, testkit.NewSystem(t))
-	f := &fixture{reg: reg, dep: &dependency{down: map[string]bool{}}}
+	f := &fixture{reg: reg, dep: newDependency()}
 	for _, k := range names {
-		testkit.Register(t, reg, k, f.dep.target(k), quiet)
+		testkit.Register(t, reg, k, f.dep.target(k), s)
 	}
 	h, err := New(reg, opts...)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 func TestAStreamSendsOnlyTheRowsThatChanged(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given three keys, one busy and two idle, and a page following them
-		dep := &dependency{down: map[string]bool{}}
+		dep := newDependency()
 		for _, k := range []string{"busy", "idle1", "idle2"} {
 			testkit.Register(t, e.Reg, k, dep.target(k), quiet)
 		}

@@ -18,10 +18,14 @@ type recorder struct {
 	buf bytes.Buffer
 }
 
-func (r *recorder) Header() http.Header         { return r.hdr }
-func (r *recorder) WriteHeader(int)             {}
-func (r *recorder) Flush()                      {}
-func (r *recorder) Write(p []byte) (int, error) { r.mu.Lock(); defer r.mu.Unlock(); return r.buf.Write(p) }
+func (r *recorder) Header() http.Header { return r.hdr }
+func (r *recorder) WriteHeader(int)     {}
+func (r *recorder) Flush()              {}
+func (r *recorder) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.buf.Write(p)
+}
 
 // events returns the events written so far.
 func (r *recorder) events() []sse {

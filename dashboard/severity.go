@@ -8,8 +8,9 @@ import (
 
 // Severity orders the keys on the page and in the API, worst first: Open,
 // HalfOpen, Forced (forced closed: forced open is Open), Failing (closed,
-// with failures, rejections or overloads in the statistics window), then
-// Healthy. Its JSON is its name.
+// with failures or overloads in the statistics window: a circuit that
+// opened and closed again stays Failing while its window holds what opened
+// it), then Healthy. Its JSON is its name.
 type Severity int
 
 // The severities, least first.
@@ -65,9 +66,9 @@ func severityOf(st tripwire.State, f tripwire.Force, failing bool) Severity {
 	return Healthy
 }
 
-// failingIn reports whether the window of s has failures, rejections or
-// overloads: a closed key that is not healthy.
+// failingIn reports whether the window of s has failures or overloads: a
+// closed key that is not healthy. Rejections are not: a closed circuit
+// rejects nothing, so they are from before it closed.
 func failingIn(s tripwire.Stats) bool {
-	r := s.Recent
-	return r.Failures > 0 || r.Rejected > 0 || r.Overloaded > 0
+	return s.Recent.Failures > 0 || s.Recent.Overloaded > 0
 }

@@ -16,8 +16,8 @@ type Summary struct {
 	Open     int `json:"open"`
 	HalfOpen int `json:"half_open"`
 	// Forced counts the keys forced open or closed, Failing the closed keys
-	// with failures, rejections or overloads in their window (as far as
-	// the last look at each tells: see docs/dashboard.md).
+	// with failures or overloads in their window (as far as the last look
+	// at each tells: see docs/dashboard.md).
 	Forced  int `json:"forced"`
 	Failing int `json:"failing"`
 	// Census is when the key list was last read whole, CensusMs how long

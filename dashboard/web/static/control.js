@@ -3,7 +3,7 @@ import { toast } from "./toast.js";
 
 const LABEL = {
   "force-open": "Force open", "force-close": "Force close", reset: "Reset",
-  "probe-now": "Probe now", crash: "Crash",
+  "probe-now": "Probe", crash: "Crash",
 };
 
 let actions = [];
@@ -22,6 +22,7 @@ export function buttons(footer, key) {
     b.type = "button";
     b.dataset.action = a;
     b.textContent = LABEL[a] || a;
+    b.title = a.replace("-", " ") + " " + key;
     if (a === "crash") b.className = "danger";
     b.addEventListener("click", () => act(footer, key, a));
     footer.append(b);
