@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tripwire-go/tripwire"
@@ -31,6 +32,7 @@ type board struct {
 	down    bool      // the registry has shut down
 	demand  time.Time // of the last list request
 
+	ticks     atomic.Int64  // refreshes done, which the tests count asks by
 	wake      chan struct{} // someone looks: a census may be due
 	ready     chan struct{} // closed once the first census is in (or failed)
 	readyOnce sync.Once

@@ -79,6 +79,7 @@ func (b *board) tick() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.summary = b.count()
+	b.ticks.Add(1)
 	for v := range b.views {
 		v.poke()
 	}

@@ -1,4 +1,4 @@
-package dashboard
+package main
 
 import (
 	"context"
@@ -12,33 +12,34 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 )
 
-// Metrics is an OpenTelemetry meter provider whose readings are served in
-// Prometheus text format from a Prometheus registry of its own (not the
-// global one). Give Provider to tripwire.Start with tripwire.WithMeterProvider.
-type Metrics struct {
+// serveMetrics is an OpenTelemetry meter provider whose readings are
+// served in Prometheus text format from a Prometheus registry of its own
+// (not the global one): serve gives Provider to tripwire.Start and Handler
+// to the dashboard (dashboard.WithMetrics).
+type serveMetrics struct {
 	provider *sdkmetric.MeterProvider
 	handler  http.Handler
 }
 
-// NewMetrics returns a meter provider exporting to a fresh Prometheus
+// newServeMetrics returns a meter provider exporting to a fresh Prometheus
 // registry, and the handler that serves that registry.
-func NewMetrics() (*Metrics, error) {
+func newServeMetrics() (*serveMetrics, error) {
 	promReg := prometheus.NewRegistry()
 	exporter, err := otelprom.New(otelprom.WithRegisterer(promReg))
 	if err != nil {
-		return nil, fmt.Errorf("dashboard: prometheus exporter: %w", err)
+		return nil, fmt.Errorf("serve: prometheus exporter: %w", err)
 	}
-	return &Metrics{
+	return &serveMetrics{
 		provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(exporter)),
 		handler:  promhttp.HandlerFor(promReg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}),
 	}, nil
 }
 
 // Provider is the meter provider to record with.
-func (m *Metrics) Provider() metric.MeterProvider { return m.provider }
+func (m *serveMetrics) Provider() metric.MeterProvider { return m.provider }
 
 // Handler serves the metrics in Prometheus text format.
-func (m *Metrics) Handler() http.Handler { return m.handler }
+func (m *serveMetrics) Handler() http.Handler { return m.handler }
 
 // Shutdown stops the meter provider; later scrapes show no Tripwire metrics.
-func (m *Metrics) Shutdown(ctx context.Context) error { return m.provider.Shutdown(ctx) }
+func (m *serveMetrics) Shutdown(ctx context.Context) error { return m.provider.Shutdown(ctx) }
