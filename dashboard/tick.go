@@ -43,10 +43,14 @@ func (b *board) run(ctx context.Context) {
 }
 
 // tick picks every view's keys, asks their breakers and some marked ones,
-// then tells the views.
+// then tells the views. Once the registry is down it only tells them, so
+// their streams end.
 func (b *board) tick() {
 	b.mu.Lock()
 	if len(b.views) == 0 || b.down {
+		for v := range b.views {
+			v.poke()
+		}
 		b.mu.Unlock()
 		return
 	}

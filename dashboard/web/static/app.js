@@ -6,23 +6,11 @@ import { count, syncClock } from "./format.js";
 import * as tiles from "./tiles.js";
 import * as timeline from "./timeline.js";
 import { allow } from "./control.js";
+import { view, query, controls } from "./view.js";
 
-// The view: what the URL's fragment says (#prefix=dep-&state=open&limit=200).
-const view = readView();
 let info = { max_limit: 1000, limit: 100 };
 let es = null;
 let ended = false; // the server said it stopped: the page keeps its last state
-
-function readView() {
-  const p = new URLSearchParams(location.hash.slice(1));
-  return { prefix: p.get("prefix") || "", state: p.get("state") || "", limit: Number(p.get("limit")) || 0 };
-}
-
-function writeView() {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(view)) if (v) p.set(k, v);
-  history.replaceState(null, "", p.size ? "#" + p : location.pathname + location.search);
-}
 
 // perf keeps how long the last updates took, for the browser test: the
 // handler's own time, and until the next frame was drawn.
@@ -71,11 +59,7 @@ function setConn(state, text) {
 function connect() {
   if (es) es.close();
   ended = false;
-  const p = new URLSearchParams();
-  if (view.prefix) p.set("prefix", view.prefix);
-  if (view.state) p.set("state", view.state);
-  if (view.limit) p.set("limit", view.limit);
-  es = new EventSource("api/events" + (p.size ? "?" + p : ""));
+  es = new EventSource("api/events" + query());
   es.addEventListener("open", () => setConn("live", "live"));
   es.addEventListener("error", () => {
     if (ended) setConn("ended", "server stopped · final state");
@@ -101,25 +85,7 @@ function hello(i) {
   document.body.dataset.control = i.control ? "true" : "false";
 }
 
-// change applies a new view: the stream starts again with it.
-let pending = 0;
-function change(fn, wait) {
-  fn();
-  writeView();
-  clearTimeout(pending);
-  pending = setTimeout(connect, wait);
-}
-
-const filter = document.getElementById("filter");
-filter.value = view.prefix;
-filter.addEventListener("input", () => change(() => { view.prefix = filter.value; }, 250));
-timeline.onKey((key) => change(() => { view.prefix = filter.value = key; }, 0));
-document.querySelectorAll(".pill[data-filter]").forEach((b) => {
-  b.addEventListener("click", () => change(() => { view.state = view.state === b.dataset.filter ? "" : b.dataset.filter; }, 0));
-});
-document.getElementById("more").addEventListener("click", () =>
-  change(() => { view.limit = Math.min(limit() + info.limit, info.max_limit); }, 0));
-
+controls(connect, () => Math.min(limit() + info.limit, info.max_limit));
 setInterval(() => tiles.tick(true), 1000);
 setInterval(() => tiles.tick(false), 200);
 connect();

@@ -1,37 +1,11 @@
 // The tiles: one per key shown, worst first then by key, each patched in
 // place when its row changes. Nothing is redrawn that did not change.
-import { STATE_LABEL, SEVERITY_RANK, count, rate, percent, millis, span, reason, serverNow } from "./format.js";
-import { buttons } from "./control.js";
+import { SEVERITY_RANK } from "./format.js";
+import { make, paint, note } from "./tile.js";
 
 const container = document.getElementById("tiles");
-const template = document.getElementById("tile-template");
-const tiles = new Map(); // key -> {el, f: fields, text: what each shows, row, since}
+const tiles = new Map(); // key -> tile (tile.js)
 let unordered = false;   // a tile came, went or changed severity since the last sort
-
-function make(key) {
-  const el = template.content.firstElementChild.cloneNode(true);
-  el.dataset.key = key;
-  el.querySelector(".key").textContent = key;
-  const f = {
-    badge: el.querySelector(".badge"), forced: el.querySelector(".force-badge"),
-    note: el.querySelector(".note"), since: el.querySelector(".since"),
-    ok: el.querySelector(".mix .ok"), bad: el.querySelector(".mix .bad"), rej: el.querySelector(".mix .rej"),
-  };
-  el.querySelectorAll("[data-f]").forEach((d) => { f[d.dataset.f] = d; });
-  // each field's text node, written in place: cheaper than textContent
-  for (const name of Object.keys(f)) {
-    if (!f[name].firstChild) f[name].append("");
-    f[name] = { el: f[name], text: f[name].firstChild };
-  }
-  buttons(el.querySelector(".actions"), key);
-  return { el, f, text: {}, row: null, since: 0, retry: 0 };
-}
-
-function set(t, name, text) {
-  if (t.text[name] !== text) { t.text[name] = text; t.f[name].text.data = text; }
-}
-
-function attr(el, name, value) { if (el.dataset[name] !== value) el.dataset[name] = value; }
 
 // apply shows row on its tile, made if the key had none.
 export function apply(row) {
@@ -48,58 +22,6 @@ export function apply(row) {
   if (!t.row || t.row.retry_at !== row.retry_at) t.retry = row.retry_at ? Date.parse(row.retry_at) : 0;
   t.row = row;
   paint(t);
-}
-
-function paint(t) {
-  const r = t.row, l = r.latency || {};
-  attr(t.el, "state", r.state);
-  attr(t.el, "severity", r.severity);
-  set(t, "badge", STATE_LABEL[r.state] || r.state);
-  const forced = r.forced && r.forced !== "not_forced" ? "forced" : "";
-  set(t, "forced", forced);
-  if (t.f.forced.el.hidden !== !forced) t.f.forced.el.hidden = !forced;
-  set(t, "rate", rate(r.calls_per_second));
-  set(t, "err", percent(r.error_percent));
-  set(t, "rej", rate(r.rejected_per_second));
-  set(t, "inflight", count(r.in_flight));
-  set(t, "p50", millis(l.p50_ms));
-  set(t, "p90", millis(l.p90_ms));
-  set(t, "p99", millis(l.p99_ms));
-  set(t, "restarts", count(r.restarts));
-  attr(t.el, "stale", l.stale ? "true" : "false");
-  attr(t.el, "erring", r.error_percent > 0 ? "true" : "false");
-  attr(t.el, "rejecting", r.rejected_per_second > 0 ? "true" : "false");
-  mix(t, r.recent || {});
-  note(t);
-}
-
-// mix sizes the bar of the window's calls: ok, failed, rejected.
-function mix(t, c) {
-  const rej = (c.rejected || 0) + (c.overloaded || 0);
-  const all = (c.successes || 0) + (c.failures || 0) + rej;
-  const w = (n) => (all ? (100 * n) / all : 0).toFixed(1) + "%";
-  const key = all ? w(c.successes) + w(c.failures) + w(rej) : "";
-  if (t.text.mix === key) return;
-  t.text.mix = key;
-  t.f.ok.el.style.width = w(c.successes || 0);
-  t.f.bad.el.style.width = w(c.failures || 0);
-  t.f.rej.el.style.width = w(rej);
-}
-
-// note writes the texts that count with time: the countdown while open,
-// the reason, the time in state.
-function note(t) {
-  const r = t.row, now = serverNow();
-  let text;
-  if (r.asleep) text = "asleep (idle)";
-  else if (r.state === "open" && r.forced === "forced_open") text = "forced open · until reset";
-  else if (r.state === "open" && t.retry) text = t.retry > now ? "half-open in " + span(t.retry - now) : "half-opening…";
-  else if (r.state === "open") text = reason(r.reason);
-  else if (r.state === "half_open") text = "probing · " + reason(r.reason);
-  else if (r.severity === "failing") text = "failing" + (r.reason ? " · " + reason(r.reason) : "");
-  else text = reason(r.reason) || "healthy";
-  set(t, "note", text);
-  set(t, "since", t.since ? "for " + span(now - t.since) : "");
 }
 
 export function remove(key) {
@@ -127,9 +49,10 @@ export function transition(tr) {
   r.retry_at = ""; // the next row says when it half-opens
   r.severity = tr.to !== "closed" ? tr.to : r.forced === "forced_closed" ? "forced" : r.severity === "failing" ? "failing" : "healthy";
   apply(r);
-  t.el.classList.remove("flash");
-  void t.el.offsetWidth; // restart the animation
-  t.el.classList.add("flash");
+  // a flash of its new colour, without forcing a layout as restarting a
+  // CSS animation would
+  t.el.animate([{ boxShadow: "0 0 0 3px var(--state)" }, { boxShadow: "0 0 0 0 transparent" }],
+    { duration: 800, easing: "ease-out" });
 }
 
 // reorder puts the tiles worst first, then by key, moving only those out
