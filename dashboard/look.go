@@ -18,6 +18,11 @@ func (b *board) want(ctx context.Context, stop <-chan struct{}) error {
 	default:
 	}
 	select {
+	case <-b.ready: // first, so a closed handler with a census still answers
+		return nil
+	default:
+	}
+	select {
 	case <-b.ready:
 		return nil
 	case <-ctx.Done():

@@ -72,3 +72,21 @@ func TestAStreamEndsWhenTheRegistryShutsDown(t *testing.T) {
 		t.Fatalf("last events %v", names)
 	}
 }
+
+func TestAClosedHandlerStillAnswersTheAPI(t *testing.T) {
+	// Given a dashboard whose list was read once, then closed
+	f := serve(t, keys("k", 2))
+	var l List
+	f.getJSON(t, "/api/breakers", &l)
+	f.h.Close()
+	// When the list and a key are read again, many times
+	for range 50 {
+		// Then they answer, from the registry as it is now
+		f.getJSON(t, "/api/breakers", &l)
+		if len(l.Rows) != 2 {
+			t.Fatalf("%+v", l)
+		}
+	}
+	var r Row
+	f.getJSON(t, "/api/breakers/k01", &r)
+}
