@@ -53,9 +53,9 @@ failover: etcd
 	-TRIPWIRE_REQUIRE_ETCD=1 $(GO) test -count=3 -timeout 10m -run '^TestEtcdFailoverOnMemberKilled$$' -v ./test/cluster/ \
 		-args -failover=false | grep 'c killed'
 
-# The README's picture of the dashboard, taken in headless chromium.
+# The docs' picture of the dashboard (docs/dashboard.png), taken in headless chromium.
 screenshot: chromium
-	$(GO) test -count=1 -run '^TestScreenshot$$' ./internal/dashboard/ -args -screenshot=$(CURDIR)/docs/dashboard.png
+	$(GO) test -count=1 -run '^TestScreenshot$$' ./dashboard/ -args -screenshot=$(CURDIR)/docs/dashboard.png
 
 # A million keys against their peers (gobreaker in a map, plain protoactor
 # actors), one run each; see BENCHMARKS.md. About 3 minutes, 3 GB.

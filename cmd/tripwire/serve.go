@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/dashboard"
+	"github.com/tripwire-go/tripwire/dashboard"
 	demopkg "github.com/tripwire-go/tripwire/internal/demo"
 )
 
@@ -60,7 +60,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 // callers and the registry, in that order. ready, if not nil, gets the
 // server's base URL once it listens.
 func runServe(ctx context.Context, o serveOptions, stdout io.Writer, ready func(url string)) (err error) {
-	metrics, err := dashboard.NewMetrics()
+	metrics, err := newServeMetrics()
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func runServe(ctx context.Context, o serveOptions, stdout io.Writer, ready func(
 	if err != nil {
 		return err
 	}
-	h, err := dashboard.New(reg, drv, metrics)
+	h, err := dashboard.New(reg, serveDashboard(metrics, "tripwire serve")...)
 	if err != nil {
 		return err
 	}
@@ -120,6 +120,16 @@ func runServe(ctx context.Context, o serveOptions, stdout io.Writer, ready func(
 		return fmt.Errorf("http server: %w", err)
 	}
 	return nil
+}
+
+// serveDashboard are the options of serve's dashboard, titled title: the
+// control buttons for every page (the demo and the soak are there to be
+// pushed around; a service would pass its own check to WithControl), and
+// the registry's metrics at /metrics.
+func serveDashboard(metrics *serveMetrics, title string, more ...dashboard.Option) []dashboard.Option {
+	everyone := func(*http.Request) bool { return true }
+	return append([]dashboard.Option{dashboard.WithControl(everyone), dashboard.WithMetrics(metrics.Handler()),
+		dashboard.WithTitle(title)}, more...)
 }
 
 // baseURL is the URL of a server listening on addr; an address on every

@@ -96,19 +96,21 @@ func serveHelp(w io.Writer, fs *flag.FlagSet) {
 
 Serves a live dashboard of circuit breakers over HTTP: callers call a
 built-in dependency through one breaker per key, as in tripwire demo, and the
-page shows each breaker's state, counts and latency, and a timeline of its
-transitions; its buttons force a breaker open or closed, reset it or crash
-it. With no flags: 4 keys whose dependency is down 4 s of every 10 s, on
-http://127.0.0.1:8080/, until Ctrl-C. With -soak it shows the run of
-tripwire soak instead (see With -soak below).
+page (the public dashboard package's) shows the keys worst first — state
+with its reason and time in state, request rate, error percent and latency
+percentiles from each breaker's own statistics — and a timeline of every
+transition, restarts included; its buttons force a breaker open or closed,
+reset it, probe it or crash it. With no flags: 4 keys whose dependency is
+down 4 s of every 10 s, on http://127.0.0.1:8080/, until Ctrl-C. With -soak
+it shows the run of tripwire soak instead (see With -soak below).
 
-Endpoints:
+Endpoints (docs/dashboard.md has them all):
   GET  /                                 the dashboard
-  GET  /api/breakers                     every breaker as JSON
-  GET  /api/breakers/{key}               one breaker
-  POST /api/breakers/{key}/{action}      action: force-open, force-close, reset, crash
+  GET  /api/breakers                     the worst keys and a summary (?prefix= ?state= ?limit=)
+  GET  /api/breakers/{key}               one key, with its breaker's snapshot
+  POST /api/breakers/{key}/{action}      action: force-open, force-close, reset, probe-now, crash
   GET  /api/transitions                  the last 200 transitions
-  GET  /api/events                       server-sent events (breakers, history, transition, missed, end)
+  GET  /api/events                       server-sent events of what changes (hello, rows, history, transitions, end)
   GET  /metrics                          Prometheus metrics (OpenTelemetry exporter)
 
 `)

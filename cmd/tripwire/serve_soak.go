@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/dashboard"
+	"github.com/tripwire-go/tripwire/dashboard"
 	"github.com/tripwire-go/tripwire/internal/soak"
 )
 
@@ -47,7 +47,7 @@ func serveSoakCmd(args []string, stdout, stderr io.Writer) int {
 // tripwire soak. ready, if not nil, gets the server's base URL once the
 // dashboard serves.
 func runServeSoak(ctx context.Context, o serveSoakOptions, stdout io.Writer, ready func(url string)) (code int, err error) {
-	metrics, err := dashboard.NewMetrics()
+	metrics, err := newServeMetrics()
 	if err != nil {
 		return 1, err
 	}
@@ -85,7 +85,7 @@ func runServeSoak(ctx context.Context, o serveSoakOptions, stdout io.Writer, rea
 // stop watch returns run on the soak's goroutine, which is runServeSoak's.
 type soakDashboard struct {
 	ln      net.Listener
-	metrics *dashboard.Metrics
+	metrics *serveMetrics
 	stdout  io.Writer
 	ready   func(url string)
 	cancel  context.CancelFunc // ends the soak's load: the server failed
@@ -96,11 +96,7 @@ type soakDashboard struct {
 // until the stop it returns, which the soak calls once its load is over,
 // before its registry shuts down and it counts the goroutines left.
 func (d *soakDashboard) watch(live *soak.Live) (stop func()) {
-	src, err := dashboard.FromSoak(live)
-	var h *dashboard.Handler
-	if err == nil {
-		h, err = dashboard.New(live.Registry(), src, d.metrics)
-	}
+	h, err := dashboard.New(live.Registry(), serveDashboard(d.metrics, "tripwire serve -soak", dashboard.WithCrash(soakCrash(live)))...)
 	if err != nil {
 		d.err = err
 		d.cancel()
@@ -123,7 +119,7 @@ func (d *soakDashboard) watch(live *soak.Live) (stop func()) {
 	}
 	return func() {
 		fmt.Fprintln(d.stdout, "tripwire serve: soak over, stopping the dashboard")
-		h.Close() // event streams send the final rows and end, so Shutdown does not wait for them
+		h.Close() // event streams send their last changes and end, so Shutdown does not wait for them
 		stopCtx, cancel := context.WithTimeout(context.Background(), serveStopTimeout)
 		defer cancel()
 		if err := srv.Shutdown(stopCtx); err != nil {
@@ -132,5 +128,19 @@ func (d *soakDashboard) watch(live *soak.Live) (stop func()) {
 		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 			d.err = errors.Join(d.err, fmt.Errorf("http server: %w", err))
 		}
+	}
+}
+
+// soakCrash is the dashboard's crash of a soak run: through the run, which
+// counts it with its own crashes (soak.Live.Crash), so its check that every
+// crash restarted its breaker once still holds. Once the load is over a
+// crash is refused as the registry refuses one after shutdown (503).
+func soakCrash(live *soak.Live) func(key string) error {
+	return func(key string) error {
+		err := live.Crash(key)
+		if errors.Is(err, soak.ErrRunOver) {
+			return fmt.Errorf("%w: %w", tripwire.ErrShutdown, err)
+		}
+		return err
 	}
 }

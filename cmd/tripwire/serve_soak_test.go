@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire/dashboard"
 )
 
 // urlWriter is a stdout the command may write from any goroutine; the first
@@ -73,8 +75,8 @@ func TestServeSoakShowsTheSoakAndEndsWithItsReport(t *testing.T) {
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 
 	// When its API is read and a breaker crashed while the soak runs
-	var rows []map[string]any
-	serveGetJSON(t, client, base+"api/breakers", &rows)
+	var list dashboard.List
+	serveGetJSON(t, client, base+"api/breakers", &list)
 	resp, err := client.Post(base+"api/breakers/k0002/crash", "", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -82,9 +84,10 @@ func TestServeSoakShowsTheSoakAndEndsWithItsReport(t *testing.T) {
 	resp.Body.Close()
 	// Then the rows are the soak's keys, and the crash is done
 	var keys []string
-	for _, r := range rows {
-		keys = append(keys, r["key"].(string))
+	for _, r := range list.Rows {
+		keys = append(keys, r.Key)
 	}
+	slices.Sort(keys)
 	if !slices.Equal(keys, []string{"k0000", "k0001", "k0002", "k0003"}) || resp.StatusCode != http.StatusOK {
 		t.Fatalf("keys %v, crash %d", keys, resp.StatusCode)
 	}
@@ -105,16 +108,16 @@ func TestServeSoakShowsTheSoakAndEndsWithItsReport(t *testing.T) {
 	sc := bufio.NewScanner(stream.Body)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok && name != "transition" {
+		if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok && name != "transitions" {
 			events = append(events, name)
 		}
 	}
 	stream.Body.Close()
-	// Then its stream ended with the final rows and "end"
+	// Then its stream ended with "end", after the rows as they changed
 	if err := sc.Err(); err != nil {
 		t.Fatalf("stream: %v after %v", err, events)
 	}
-	if len(events) < 3 || !slices.Equal(events[len(events)-2:], []string{"breakers", "end"}) {
+	if len(events) < 4 || !slices.Equal(events[:3], []string{"hello", "rows", "history"}) || events[len(events)-1] != "end" {
 		t.Fatalf("events %v", events)
 	}
 	// And serve exits 0 by itself, having printed the soak's report: every
@@ -167,10 +170,10 @@ func TestServeSoakEndsEarlyWhenInterrupted(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("no restart within 10s")
 		}
-		var rows []map[string]any
-		serveGetJSON(t, client, base+"api/breakers", &rows)
-		for _, r := range rows {
-			restarts += r["restarts"].(float64)
+		var list dashboard.List
+		serveGetJSON(t, client, base+"api/breakers", &list)
+		for _, r := range list.Rows {
+			restarts += float64(r.Restarts)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

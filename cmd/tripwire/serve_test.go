@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire/dashboard"
 )
 
 func TestServeHelpExplainsEveryFlag(t *testing.T) {
@@ -122,16 +124,16 @@ func TestServeAnswersAndShutsDownWithAStreamOpen(t *testing.T) {
 	defer client.CloseIdleConnections()
 
 	// When the API, the page and the metrics are asked for
-	var rows []map[string]any
-	serveGetJSON(t, client, base+"api/breakers", &rows)
+	var list dashboard.List
+	serveGetJSON(t, client, base+"api/breakers", &list)
 	resp, err := client.Post(base+"api/breakers/dep-03/crash", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	// Then they answer: four keys, a crash done
-	if len(rows) != 4 || rows[3]["key"] != "dep-04" || resp.StatusCode != http.StatusOK {
-		t.Fatalf("rows %v, crash %d", rows, resp.StatusCode)
+	if len(list.Rows) != 4 || list.Summary.Keys != 4 || resp.StatusCode != http.StatusOK {
+		t.Fatalf("list %+v, crash %d", list, resp.StatusCode)
 	}
 	for path, want := range map[string]string{"": "<title>Tripwire", "metrics": "tripwire_restarts_total"} {
 		if body := serveGet(t, client, base+path); !strings.Contains(body, want) {

@@ -1,0 +1,86 @@
+package dashboard
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// errorOf is the error an answer's JSON body says.
+func errorOf(t *testing.T, body []byte) string {
+	t.Helper()
+	var e errorBody
+	decode(t, body, &e)
+	return e.Error
+}
+
+func TestWithoutWithControlTheDashboardIsReadOnly(t *testing.T) {
+	// Given a dashboard without WithControl
+	f := serve(t, keys("k", 1))
+	// When a page asks what it may do, and tries every action
+	var in Info
+	f.getJSON(t, "/api/info", &in)
+	for _, a := range actionNames {
+		status, _, body := f.do(t, "POST", "/api/breakers/k01/"+a)
+		// Then every action is refused, saying the dashboard is read-only
+		if status != http.StatusForbidden || !strings.Contains(errorOf(t, body), "read-only") {
+			t.Errorf("%s: %d %s", a, status, body)
+		}
+	}
+	// and the page is told it has no control, and the breaker was not touched
+	if in.Control || len(in.Actions) != 0 {
+		t.Errorf("info %+v", in)
+	}
+	if s, err := f.reg.Snapshot("k01"); err != nil || s.State != tripwire.Closed || s.Restarts != 0 {
+		t.Fatalf("%+v %v", s, err)
+	}
+}
+
+func TestControlIsForTheRequestsTheHookAccepts(t *testing.T) {
+	// Given a dashboard whose hook accepts the requests with the header X-Admin: yes
+	admin := func(r *http.Request) bool { return r.Header.Get("X-Admin") == "yes" }
+	f := serve(t, keys("k", 2), WithControl(admin))
+	// When a request the hook refuses asks and acts
+	var in Info
+	f.getJSON(t, "/api/info", &in)
+	status, _, body := f.do(t, "POST", "/api/breakers/k01/force-open")
+	// Then it has no control, and is refused
+	if in.Control || status != http.StatusForbidden || !strings.Contains(errorOf(t, body), "not authorized") {
+		t.Fatalf("info %+v; POST %d %s", in, status, body)
+	}
+	if st, _ := f.reg.State("k01"); st != tripwire.Closed {
+		t.Fatalf("refused, yet %v", st)
+	}
+	// When an accepted request does each action
+	status, _, body = f.do(t, "GET", "/api/info", "X-Admin", "yes")
+	decode(t, body, &in)
+	if !in.Control || strings.Join(in.Actions, ",") != "force-open,force-close,reset,probe-now,crash" {
+		t.Fatalf("admin info %d %+v", status, in)
+	}
+	for _, tc := range []struct {
+		action   string
+		state    tripwire.State
+		forced   tripwire.Force
+		restarts int
+	}{
+		{"force-open", tripwire.Open, tripwire.ForcedOpen, 0},
+		{"probe-now", tripwire.Open, tripwire.ForcedOpen, 0}, // forced open: no probe
+		{"reset", tripwire.Closed, tripwire.NotForced, 0},
+		{"force-close", tripwire.Closed, tripwire.ForcedClosed, 0},
+		{"crash", tripwire.Closed, tripwire.NotForced, 1},
+	} {
+		status, _, body := f.do(t, "POST", "/api/breakers/k01/"+tc.action, "X-Admin", "yes")
+		// Then it is done, and the answer is the key's row after it
+		var r Row
+		decode(t, body, &r)
+		if status != 200 || r.Key != "k01" || r.State != tc.state || r.Forced != tc.forced || r.Restarts != tc.restarts || r.Snapshot == nil {
+			t.Errorf("%s: %d %+v", tc.action, status, r)
+		}
+	}
+	// and the other key was never touched
+	if s, _ := f.reg.Snapshot("k02"); s.State != tripwire.Closed || s.Restarts != 0 {
+		t.Fatalf("k02 %+v", s)
+	}
+}

@@ -1,0 +1,59 @@
+package dashboard
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+// filter is what a list or a stream shows: the keys with prefix, in one of
+// states (none: any), the limit worst of them.
+type filter struct {
+	prefix string
+	states []tripwire.State
+	limit  int
+}
+
+// Limits of a list or a stream: what one shows unless asked, and at most.
+const (
+	defaultLimit = 100
+	maxLimit     = 1000
+)
+
+// admits reports whether a key in st passes f's states.
+func (f filter) admits(st tripwire.State) bool {
+	return len(f.states) == 0 || slices.Contains(f.states, st)
+}
+
+// filterOf reads ?prefix=, ?state= (closed, open, half_open, comma
+// separated) and ?limit= (1 to 1000, default 100). Anything else there is
+// a bad query.
+func filterOf(q url.Values) (filter, error) {
+	f := filter{prefix: q.Get("prefix"), limit: defaultLimit}
+	if len(f.prefix) > tripwire.MaxKeyLen {
+		return f, fmt.Errorf("%w: prefix longer than %d bytes", errBadQuery, tripwire.MaxKeyLen)
+	}
+	if s := q.Get("state"); s != "" {
+		for _, name := range strings.Split(s, ",") {
+			var st tripwire.State
+			if err := st.UnmarshalText([]byte(strings.TrimSpace(name))); err != nil {
+				return f, fmt.Errorf("%w: state %q (want closed, open or half_open)", errBadQuery, name)
+			}
+			if !slices.Contains(f.states, st) {
+				f.states = append(f.states, st)
+			}
+		}
+	}
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > maxLimit {
+			return f, fmt.Errorf("%w: limit %q (want 1 to %d)", errBadQuery, s, maxLimit)
+		}
+		f.limit = n
+	}
+	return f, nil
+}

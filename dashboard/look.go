@@ -1,0 +1,58 @@
+package dashboard
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"time"
+)
+
+// want records that someone looks at the board, so a census runs, and
+// waits for the first census (or ctx, or stop).
+func (b *board) want(ctx context.Context, stop <-chan struct{}) error {
+	b.mu.Lock()
+	b.demand = time.Now()
+	b.mu.Unlock()
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+	select {
+	case <-b.ready: // first, so a closed handler with a census still answers
+		return nil
+	default:
+	}
+	select {
+	case <-b.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-stop:
+		return errClosed
+	}
+}
+
+// look returns what f shows now, asking its keys' breakers at once: the
+// rows in order, how many keys f matches, and the summary. It costs what
+// pick does, and an ask per key shown.
+func (b *board) look(f filter) ([]Row, int, Summary) {
+	b.mu.Lock()
+	keys, matched := b.pick(f)
+	due, asleep := b.split(keys)
+	b.mu.Unlock()
+	asked := b.ask(due)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	rows := make([]Row, 0, len(keys))
+	for _, k := range keys {
+		if r, ok := asked[k]; ok {
+			rows = append(rows, r)
+		} else if r, ok := asleep[k]; ok {
+			rows = append(rows, r)
+		}
+	}
+	// a look may have found a key worse than its mark said: order again
+	slices.SortStableFunc(rows, func(x, y Row) int { return cmp.Compare(y.Severity, x.Severity) })
+	b.summary = b.count()
+	return rows, matched, b.summary
+}

@@ -1,0 +1,85 @@
+package dashboard
+
+import (
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/tripwire-go/tripwire"
+)
+
+func TestFiguresAreRoundedToWhatAPageShows(t *testing.T) {
+	for _, tc := range []struct{ x, want float64 }{
+		{0, 0}, {1234.567, 1230}, {0.012345, 0.0123}, {99.95, 100}, {3, 3}, {-2.345, -2.35}, {123456789, 123000000},
+	} {
+		if got := round(tc.x, 3); got != tc.want {
+			t.Errorf("round(%v) = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+}
+
+func TestAnOpenKeyKeepsItsLastLatencyMarkedStale(t *testing.T) {
+	// Given a key whose window had calls of 2 ms, then none (open for longer than the window)
+	last := latencyOf(tripwire.Latency{Calls: 10, P50: 2 * time.Millisecond, P99: 3 * time.Millisecond})
+	s := tripwire.Snapshot{Key: "k", State: tripwire.Open, Since: t0}
+	// When its row is made
+	r := rowOf(s, last, t0.Add(time.Minute))
+	// Then it shows the last figures, stale, and how long it has been open
+	if r.Latency.Calls != 10 || r.Latency.P50Ms != 2 || !r.Latency.Stale || r.InStateMs != 60000 || r.Severity != Open {
+		t.Fatalf("%+v", r)
+	}
+	// and a row that differs only in time counted on is the same row
+	later := rowOf(s, last, t0.Add(2*time.Minute))
+	if !r.same(later) || r.InStateMs == later.InStateMs {
+		t.Fatalf("%+v vs %+v", r, later)
+	}
+}
+
+func TestADiffSendsChangesAndRemovalsOnly(t *testing.T) {
+	// Given a stream that sent a and b
+	d := newDiff()
+	a, b := Row{Key: "a", CallsPerSecond: 1}, Row{Key: "b"}
+	d.first([]Row{a, b}, 2, Summary{Keys: 2})
+	// When nothing changed but the time and the census
+	a2 := a
+	a2.InStateMs = 5
+	if _, ok := d.next([]string{"a", "b"}, map[string]Row{"a": a2, "b": b}, 2, Summary{Keys: 2, CensusMs: 3}); ok {
+		t.Fatal("a frame without a change")
+	}
+	// When a changes, b is no longer shown, c is, and a row is missing (no answer)
+	a3, c := a, Row{Key: "c"}
+	a3.CallsPerSecond = 2
+	f, ok := d.next([]string{"a", "c", "x"}, map[string]Row{"a": a3, "c": c}, 3, Summary{Keys: 3})
+	// Then the frame has a and c, removes b, and keeps x as the page has it
+	if !ok || len(f.Rows) != 2 || f.Rows[0].Key != "a" || f.Rows[1].Key != "c" || len(f.Removed) != 1 || f.Removed[0] != "b" || f.Matched != 3 {
+		t.Fatalf("%+v", f)
+	}
+}
+
+func TestAQueryIsReadOrRefused(t *testing.T) {
+	q := url.Values{"prefix": {"dep-"}, "state": {"open, half_open,open"}, "limit": {"7"}}
+	f, err := filterOf(q)
+	if err != nil || f.prefix != "dep-" || f.limit != 7 || len(f.states) != 2 || !f.admits(tripwire.HalfOpen) || f.admits(tripwire.Closed) {
+		t.Fatalf("%+v %v", f, err)
+	}
+	if f, err := filterOf(url.Values{}); err != nil || f.limit != defaultLimit || !f.admits(tripwire.Closed) {
+		t.Fatalf("%+v %v", f, err)
+	}
+}
+
+func TestASeverityIsItsNameInJSON(t *testing.T) {
+	for s := Healthy; s <= Open; s++ {
+		text, err := s.MarshalText()
+		var back Severity
+		if err != nil || back.UnmarshalText(text) != nil || back != s {
+			t.Errorf("%v: %s %v -> %v", s, text, err, back)
+		}
+	}
+	if _, err := Severity(9).MarshalText(); err == nil {
+		t.Error("severity 9 marshals")
+	}
+	var s Severity
+	if s.UnmarshalText([]byte("dire")) == nil {
+		t.Error("dire unmarshals")
+	}
+}
