@@ -11,8 +11,8 @@ import (
 
 // count records one call of kind t in the key's statistics.
 func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) {
-	s := b.cfg.Cell.keyStats()
-	s.record(t, now, d, measured, &b.cfg.Cell)
+	s, w := b.cfg.Cell.window(now)
+	s.record(w, t, now, d, measured, &b.cfg.Cell)
 	if !b.draining {
 		b.armDrain()
 	}
@@ -52,7 +52,7 @@ func (b *breaker) armDrain() {
 	if idle := b.rules.IdleTimeout; idle > 0 && idle <= StatsWindow {
 		return // it passivates before, which frees the statistics
 	}
-	w := b.cfg.Cell.keyStats().window(time.Now())
+	_, w := b.cfg.Cell.window(time.Now())
 	b.draining = true
 	b.drainSeq++
 	w.ticket = new(ticket)
@@ -122,7 +122,7 @@ func (b *breaker) snapshot() Snapshot {
 	}
 	if s != nil {
 		snap.Stats = s.report(now, &b.cfg.Cell)
-		if s.win != nil && !b.draining {
+		if s = b.cfg.Cell.stats.Load(); s.win != nil && !b.draining { // (report may have made the window)
 			b.armDrain()
 		}
 	}

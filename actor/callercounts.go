@@ -148,7 +148,8 @@ func (c *Cell) learnStripes(w *statsWindow) {
 func (c *Cell) publishRejecting(e *errs.OpenError, now time.Time) {
 	if old := c.rejection.Load(); old != nil {
 		if s := c.stats.Load(); s != nil || old.stripes.Load() != nil {
-			c.learnStripes(c.keyStats().window(now)) // before it is gone
+			_, w := c.window(now)
+			c.learnStripes(w) // before it is gone
 		}
 	}
 	if e == nil {

@@ -6,7 +6,8 @@ import "time"
 // not a failure's, as with ForceOpen).
 func (c *Cell) failed(err error) {
 	if err != nil {
-		c.keyStats().window(time.Now()).cause = err
+		_, w := c.window(time.Now())
+		w.cause = err
 	} else if s := c.stats.Load(); s != nil && s.win != nil {
 		s.win.cause = nil
 	}

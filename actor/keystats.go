@@ -2,23 +2,28 @@ package actor
 
 import "time"
 
-// keyStats are a key's statistics. The callers write fast only; the rest is
-// the breaker's, touched in its turns alone (a crash hands them on with the
-// Cell; passivation drops them). A key that went quiet keeps its totals
-// alone: 64 bytes. The callers' own counts are the Cell's (fastCounts),
-// passed in as f.
+// keyStats are a key's statistics, the breaker's alone, touched in its
+// turns (a crash hands them on with the Cell; passivation drops them). A
+// key that went quiet keeps its totals alone: 64 bytes. A busy key's
+// keyStats and window are one allocation (busyStats), so that counting a
+// call of a key whose memory is cold in the caches reads one place, not
+// four. The callers' own counts are the Cell's (callercounts.go).
 type keyStats struct {
 	total [nTallies]uint64
 	win   *statsWindow // nil until a call ends, and again once the key is quiet for a window
+}
+
+// busyStats are the statistics of a key with a window.
+type busyStats struct {
+	keyStats
+	window statsWindow
 }
 
 // statsWindow is the rolling window: a ring of buckets, each the calls of
 // one epoch (statsWidth of the breaker's monotonic clock since origin), and
 // what the breaker keeps while the key is busy.
 type statsWindow struct {
-	// buckets are made as epochs need them: a key called once pays for
-	// one, and waking a key costs less
-	buckets [StatsBuckets]*statsBucket
+	buckets [StatsBuckets]statsBucket
 	// the callers' counts folded in so far (see cumulative), and the epoch
 	// of that fold
 	seenRejected, seenOverloaded uint64
@@ -34,21 +39,29 @@ type statsWindow struct {
 	spills []*stripes
 }
 
-// window returns the rolling window, made now (starting at now) if there
-// is none.
-func (s *keyStats) window(now time.Time) *statsWindow {
-	if s.win == nil {
-		s.win = &statsWindow{origin: now, seenEpoch: 1}
+// window returns the key's statistics and their rolling window, made now
+// (starting at now) if there is none; only its breaker calls it.
+func (c *Cell) window(now time.Time) (*keyStats, *statsWindow) {
+	s := c.stats.Load()
+	if s != nil && s.win != nil {
+		return s, s.win
 	}
-	return s.win
+	b := &busyStats{window: statsWindow{origin: now, seenEpoch: 1}}
+	if s != nil {
+		b.total = s.total
+	}
+	b.win = &b.window
+	c.stats.Store(&b.keyStats)
+	return &b.keyStats, b.win
 }
 
 type statsBucket struct {
 	epoch int64 // 0: unused
 	n     [nTallies]uint32
-	max   time.Duration
-	lat   sparseBins // the latencies that landed in it
 	nLat  uint32
+	max   time.Duration
+	lat   sparseBins // the latencies that landed in it: in few, or on the heap
+	few   [4]uint64
 }
 
 // epoch numbers the bucket that holds now; epochs start at 1 so an unused
@@ -65,10 +78,9 @@ func (w *statsWindow) epoch(now time.Time) int64 {
 
 // bucket is the window's bucket for epoch e, emptied if it held an older one.
 func (w *statsWindow) bucket(e int64) *statsBucket {
-	b := w.buckets[e%StatsBuckets]
-	if b == nil {
-		b = &statsBucket{epoch: e}
-		w.buckets[e%StatsBuckets] = b
+	b := &w.buckets[e%StatsBuckets]
+	if b.lat == nil {
+		b.lat = b.few[:0]
 	}
 	if b.epoch != e {
 		*b = statsBucket{epoch: e, lat: b.lat[:0]} // its bins' memory serves again
@@ -78,8 +90,7 @@ func (w *statsWindow) bucket(e int64) *statsBucket {
 
 // record counts one call of kind t at now; d is its latency if the target
 // ran it (measured), else ignored.
-func (s *keyStats) record(t tally, now time.Time, d time.Duration, measured bool, c *Cell) {
-	w := s.window(now)
+func (s *keyStats) record(w *statsWindow, t tally, now time.Time, d time.Duration, measured bool, c *Cell) {
 	e := w.epoch(now)
 	s.fold(w, e, c)
 	s.total[t]++
@@ -143,7 +154,7 @@ func (s *keyStats) quiet(now time.Time, c *Cell) bool {
 	e := w.epoch(now)
 	s.fold(w, e, c)
 	for i := range w.buckets {
-		if b := w.buckets[i]; b != nil && b.epoch > e-StatsBuckets && b.epoch <= e {
+		if b := &w.buckets[i]; b.epoch > e-StatsBuckets && b.epoch <= e {
 			return false
 		}
 	}
@@ -159,9 +170,10 @@ func (s *keyStats) drop(c *Cell) {
 		return
 	}
 	rej, ovl := c.resetCallerCounts(w) // (closed: nobody is rejected meanwhile)
-	s.total[tRejected] += rej - w.seenRejected
-	s.total[tOverloaded] += ovl - w.seenOverloaded
-	s.win = nil
+	quiet := &keyStats{total: s.total} // the busy allocation goes
+	quiet.total[tRejected] += rej - w.seenRejected
+	quiet.total[tOverloaded] += ovl - w.seenOverloaded
+	c.stats.Store(quiet)
 }
 
 // unseen reports whether the callers counted calls not yet folded.
@@ -177,7 +189,8 @@ func (s *keyStats) unseen(c *Cell) bool {
 func (s *keyStats) report(now time.Time, c *Cell) Stats {
 	var st Stats
 	if s.win != nil || s.unseen(c) {
-		w := s.window(now)
+		var w *statsWindow
+		s, w = c.window(now)
 		e := w.epoch(now)
 		s.fold(w, e, c)
 		// The window is the newest StatsBuckets epochs, the current one partly.
@@ -189,8 +202,8 @@ func (s *keyStats) report(now time.Time, c *Cell) Stats {
 		var bins latencyBins
 		var n uint64
 		for i := range w.buckets {
-			b := w.buckets[i]
-			if b == nil || b.epoch <= e-StatsBuckets || b.epoch > e {
+			b := &w.buckets[i]
+			if b.epoch <= e-StatsBuckets || b.epoch > e {
 				continue
 			}
 			for t := tally(0); t < nTallies; t++ {
