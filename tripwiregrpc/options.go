@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/adapter"
 )
 
 // DefaultIdleTimeout is the Settings.IdleTimeout of a key whose settings
@@ -91,9 +92,4 @@ func WithClassifier(f func(err error) tripwire.Verdict) Option {
 }
 
 // checkSettings refuses settings that classify by themselves.
-func checkSettings(s tripwire.Settings) error {
-	if s.Classify != nil || s.IsFailure != nil {
-		return fmt.Errorf("%w: Settings.Classify and IsFailure are the interceptor's: use WithClassifier", tripwire.ErrInvalidSettings)
-	}
-	return nil
-}
+func checkSettings(s tripwire.Settings) error { return adapter.CheckSettings("tripwiregrpc", s) }

@@ -2,29 +2,16 @@ package tripwirehttp
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/adapter"
 )
 
 // target runs an exchange's round trip; a message of any other type is
 // refused with tripwire.ErrInvalidMessage before it runs.
 var target = tripwire.Func(func(ctx context.Context, x *exchange) (*exchange, error) { return x.run(ctx) })
 
-// breakers is the factory of a Transport's keys.
+// breakers is the factory of the adapter's keys.
 func breakers(settings func(string) (tripwire.Settings, error)) tripwire.Factory {
-	return func(_ context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
-		s, err := settings(key)
-		if err != nil {
-			return nil, s, fmt.Errorf("tripwirehttp: settings of %q: %w", key, err)
-		}
-		if err := checkSettings(s); err != nil {
-			return nil, s, err
-		}
-		if s.IdleTimeout == 0 {
-			s.IdleTimeout = DefaultIdleTimeout
-		}
-		s.Classify = verdictOf
-		return target, s, nil
-	}
+	return adapter.Breakers("tripwirehttp", target, verdictOf, DefaultIdleTimeout, settings)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/adapter"
 )
 
 // DefaultIdleTimeout is the Settings.IdleTimeout of a key whose settings
@@ -88,9 +89,4 @@ func WithClassifier(f func(*http.Response, error) tripwire.Verdict) Option {
 }
 
 // checkSettings refuses settings that classify by themselves.
-func checkSettings(s tripwire.Settings) error {
-	if s.Classify != nil || s.IsFailure != nil {
-		return fmt.Errorf("%w: Settings.Classify and IsFailure are the Transport's: use WithClassifier", tripwire.ErrInvalidSettings)
-	}
-	return nil
-}
+func checkSettings(s tripwire.Settings) error { return adapter.CheckSettings("tripwirehttp", s) }
