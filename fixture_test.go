@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -31,6 +32,16 @@ func start(t *testing.T) (*tripwire.Registry, *actor.ActorSystem) {
 }
 
 var errBoom = errors.New("boom")
+
+// endBubble shuts reg and sys down at the end of a synctest bubble, and
+// lets protoactor's throttle goroutine end, as the bubble requires.
+func endBubble(t *testing.T, reg *tripwire.Registry, sys *actor.ActorSystem) {
+	t.Helper()
+	require.NoError(t, reg.Shutdown(context.Background()))
+	sys.Shutdown()
+	time.Sleep(time.Minute)
+	synctest.Wait()
+}
 
 // Target modes of a scripted function target.
 const (

@@ -71,8 +71,6 @@ func TestSnapshotsPicksKeysByPrefixStateAndSleep(t *testing.T) {
 
 		require.NoError(t, reg.Shutdown(context.Background()))
 		require.ErrorIs(t, reg.Snapshots(context.Background(), tripwire.Filter{}, func(tripwire.Snapshot) bool { return true }), tripwire.ErrShutdown)
-		sys.Shutdown()
-		time.Sleep(time.Minute)
-		synctest.Wait()
+		endBubble(t, reg, sys) // (a second Shutdown returns nil)
 	})
 }

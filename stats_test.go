@@ -39,10 +39,7 @@ func statsBubble(t *testing.T, s tripwire.Settings, body func(t *testing.T, reg 
 		})
 		require.NoError(t, reg.Register("k", target, s))
 		body(t, reg)
-		require.NoError(t, reg.Shutdown(context.Background()))
-		sys.Shutdown()
-		time.Sleep(time.Minute)
-		synctest.Wait()
+		endBubble(t, reg, sys)
 	})
 }
 

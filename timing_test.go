@@ -35,10 +35,7 @@ func inBubble(t *testing.T, body func(t *testing.T, reg *tripwire.Registry, targ
 		body(t, reg, target)
 
 		target.unblock()
-		require.NoError(t, reg.Shutdown(context.Background()))
-		sys.Shutdown()
-		time.Sleep(time.Minute)
-		synctest.Wait()
+		endBubble(t, reg, sys)
 	})
 }
 
