@@ -18,9 +18,9 @@ import (
 // tens of milliseconds (docs/reliability.md has the figures).
 const yieldEvery = 4096
 
-// spillAt: every spillAt rejections of a key, the counting checks whether
-// it is flooded, and moves onto stripes if so.
-const spillAt = 1 << 14
+// contendedAt is how many rejections of an open period that lost the
+// count's cache line to another core make the key flooded.
+const contendedAt = 64
 
 // Cell flags.
 const (
@@ -32,8 +32,9 @@ const (
 // error its callers answer themselves with, and the stripes they count on
 // once the key is flooded.
 type rejecting struct {
-	err     *errs.OpenError
-	stripes atomic.Pointer[stripes]
+	err       *errs.OpenError
+	stripes   atomic.Pointer[stripes]
+	contended atomic.Uint32 // rejections that lost the count's line to another core
 }
 
 // stripes are counters a cache line apart, for callers flooding one key
@@ -67,39 +68,51 @@ func (c *Cell) Rejection() *errs.OpenError {
 
 // Reject is Rejection for a caller that answers itself with the error: it
 // counts the rejection in the key's statistics, on the Cell's own line (a
-// cold key's open path reads nothing more), or on stripes once flooded.
+// cold key's open path reads nothing more), and once callers on several
+// cores contend for that line, on stripes.
 func (c *Cell) Reject() *errs.OpenError {
 	r := c.rejection.Load()
 	if r == nil {
 		return nil
 	}
-	var n uint64 // grows by one per rejection: the count, or a stripe's
-	if sp := c.floodStripes(r); sp != nil {
-		n = sp[stripe()].n.Add(1)
-	} else if n = c.rejected.Add(1); n%spillAt == 0 {
-		c.spill(r)
-	}
-	if n%yieldEvery == 0 {
+	if c.flags.Load()&flagFlood != 0 {
+		c.rejectFlooded(r)
+	} else if n := c.rejected.Load() + 1; !c.rejected.CompareAndSwap(n-1, n) {
+		c.rejectContended(r)
+	} else if n%yieldEvery == 0 {
 		yield()
 	}
 	return r.err
 }
 
-// floodStripes are r's stripes if the key is flooded.
-func (c *Cell) floodStripes(r *rejecting) *stripes {
-	if c.flags.Load()&flagFlood == 0 {
-		return nil
-	}
-	return r.stripes.Load()
-}
-
-// spill moves a key rejected spillAt times onto stripes: they cost 256
-// bytes, for the keys callers flood.
+// rejectFlooded counts a rejection of a flooded key on its stripes.
 //
 //go:noinline
-func (c *Cell) spill(r *rejecting) {
-	r.stripes.CompareAndSwap(nil, new(stripes))
-	c.flags.Or(flagFlood)
+func (c *Cell) rejectFlooded(r *rejecting) {
+	var n uint64 // grows by one per rejection: a stripe's count
+	if sp := r.stripes.Load(); sp != nil {
+		n = sp[stripe()].n.Add(1)
+	} else {
+		n = c.rejected.Add(1)
+	}
+	if n%yieldEvery == 0 {
+		yield()
+	}
+}
+
+// rejectContended counts a rejection that lost the count's line to
+// another core; after contendedAt such losses in an open period the key
+// moves onto stripes (256 bytes, for the keys callers flood).
+//
+//go:noinline
+func (c *Cell) rejectContended(r *rejecting) {
+	if n := c.rejected.Add(1); n%yieldEvery == 0 {
+		yield()
+	}
+	if r.contended.Add(1) == contendedAt {
+		r.stripes.CompareAndSwap(nil, new(stripes))
+		c.flags.Or(flagFlood)
+	}
 }
 
 // yield lets the other goroutines run (out of line: the open path stays

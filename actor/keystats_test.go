@@ -64,32 +64,42 @@ func TestAFloodOfRejectionsIsCountedExactlyOnStripes(t *testing.T) {
 		// Given an open circuit
 		r.trip()
 		cell := &r.cfg.Cell
-		// When 4 callers are rejected 10,000 times each, past the count at
-		// which the key moves onto stripes
-		var wg sync.WaitGroup
-		for range 4 {
-			wg.Go(func() {
-				for range 10_000 {
-					if cell.Reject() == nil {
-						t.Error("not rejected")
-						return
+		rejectMany := func(callers, each int) {
+			var wg sync.WaitGroup
+			for range callers {
+				wg.Go(func() {
+					for range each {
+						if cell.Reject() == nil {
+							t.Error("not rejected")
+							return
+						}
 					}
-				}
-			})
+				})
+			}
+			wg.Wait()
 		}
-		wg.Wait()
-		// Then every one counts, once
-		require.NotZero(t, cell.flags.Load()&flagFlood, "flooded")
+		// When 4 callers are rejected 10,000 times each
+		rejectMany(4, 10_000)
+		// Then every one counts, once (on the Cell's line, or on stripes if
+		// they contended for it)
 		require.EqualValues(t, 40_000, r.fullSnapshot().Stats.Total.Rejected)
+
+		// And once callers lost the line to each other often enough, the
+		// key counts on stripes, as exactly
+		for range contendedAt {
+			cell.rejectContended(cell.rejection.Load())
+		}
+		require.NotZero(t, cell.flags.Load()&flagFlood, "flooded")
+		rejectMany(4, 10_000)
+		require.EqualValues(t, 80_000+contendedAt, r.fullSnapshot().Stats.Total.Rejected)
 
 		// And after the circuit half-opens (a new open period, the stripes
 		// carry over) the count goes on
 		time.Sleep(openTimeout)
 		synctest.Wait()
 		require.ErrorIs(t, r.call("fail").Err, errBoom) // the probe fails: open again
-		for range 1000 {
-			require.NotNil(t, cell.Reject())
-		}
-		require.EqualValues(t, 41_000, r.fullSnapshot().Stats.Total.Rejected)
+		require.NotNil(t, cell.rejection.Load().stripes.Load(), "the stripes carried over")
+		rejectMany(1, 1000)
+		require.EqualValues(t, 81_000+contendedAt, r.fullSnapshot().Stats.Total.Rejected)
 	})
 }
