@@ -58,9 +58,6 @@ func newHarness(cfg Config) (*harness, error) {
 		return nil, fmt.Errorf("%w: Start: %w", ErrSetup, err)
 	}
 	h := &harness{cfg: cfg, sys: sys, reg: reg, live: newLive(cfg.Keys)}
-	if cfg.Watch != nil {
-		h.live.watchLatencies()
-	}
 	for i := range cfg.Keys {
 		if err := h.addKey(i); err != nil {
 			h.shutdown()

@@ -30,7 +30,6 @@ type live struct {
 	started atomic.Int64  // calls made
 	lates   atomic.Int64  // answers more than LateSlack past their deadline
 	maxOver maxGauge      // the latest answer past its deadline, in ns
-	latency []latencyRing // recent latencies by key, in a watched run (nil: not kept)
 	down    []atomic.Bool // by key: its target is dead now (Config.KillTargets)
 }
 
@@ -70,7 +69,6 @@ func (c *callerTally) start(lv *live) {
 func (c *callerTally) answered(lv *live, key int, err error, begin, end time.Time, budget time.Duration, own bool) {
 	o := Classify(err)
 	lv.perKey[key][o].Add(1)
-	lv.recordLatency(key, o, end.Sub(begin))
 	c.answers[o]++
 	if o == OK && !own {
 		c.crossed++

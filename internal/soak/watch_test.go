@@ -20,10 +20,19 @@ type watched struct {
 	callsAtStart int64
 	regKeys      []string
 	// at stop: the load over, the registry still up
-	crashAfter error
-	stateAfter error
-	statsAfter []KeyStats
-	metrics    metricdata.ResourceMetrics
+	crashAfter   error
+	stateAfter   error
+	answersAfter []Counts
+	metrics      metricdata.ResourceMetrics
+}
+
+// answers is what the run's callers got from each key so far.
+func answers(l *Live) []Counts {
+	out := make([]Counts, len(l.h.keys))
+	for i := range out {
+		out[i] = l.h.live.perKey[i].load()
+	}
+	return out
 }
 
 // watchRun runs cfg with a Watch that records what it sees, and hands the
@@ -34,14 +43,14 @@ func watchRun(t *testing.T, cfg Config, reader sdkmetric.Reader, during func(*Li
 	lives := make(chan *Live, 1)
 	cfg.Watch = func(l *Live) func() {
 		w.live, w.keysAtStart, w.regKeys = l, l.Keys(), l.Registry().Keys()
-		for _, s := range l.Stats() {
-			w.callsAtStart += s.Answers.Sum()
+		for _, a := range answers(l) {
+			w.callsAtStart += a.Sum()
 		}
 		lives <- l
 		return func() {
 			w.crashAfter = l.Crash(l.Keys()[0])
 			_, w.stateAfter = l.Registry().State(l.Keys()[0])
-			w.statsAfter = l.Stats()
+			w.answersAfter = answers(l)
 			if reader != nil {
 				_ = reader.Collect(context.Background(), &w.metrics)
 			}
@@ -92,21 +101,22 @@ func TestWatchSeesTheRunWhileItGoes(t *testing.T) {
 	// When a watcher reads it while the load runs, and crashes k0002 once
 	rep, w := watchRun(t, cfg, nil, func(l *Live) {
 		calls := func() (n int64) {
-			for _, s := range l.Stats() {
-				n += s.Answers.Sum()
+			for _, a := range answers(l) {
+				n += a.Sum()
 			}
 			return n
 		}
 		first := int64(0)
 		grew = poll(5*time.Second, func() bool { first = calls(); return first > 0 }) &&
 			poll(5*time.Second, func() bool { return calls() > first })
-		sawLatency = poll(5*time.Second, func() bool {
-			s := l.Stats()[2]
-			return s.P50 > 0 && s.P99 >= s.P50 && s.TargetCalls > 0
+		sawLatency = poll(5*time.Second, func() bool { // the breaker's own statistics
+			s, err := l.Registry().Snapshot("k0002")
+			lat := s.Stats.Latency
+			return err == nil && lat.P50 > 0 && lat.P99 >= lat.P50 && l.h.scripts[2].Counts().Calls > 0
 		})
 		sawDown = poll(5*time.Second, func() bool {
-			s := l.Stats()
-			return s[0].TargetDown && s[1].TargetDown && !s[2].TargetDown
+			down := l.h.live.down
+			return down[0].Load() && down[1].Load() && !down[2].Load()
 		})
 		crashErr = l.Crash("k0002")
 	})
@@ -131,9 +141,9 @@ func TestWatchSeesTheRunWhileItGoes(t *testing.T) {
 	if !errors.Is(w.crashAfter, ErrRunOver) || w.stateAfter != nil {
 		t.Fatalf("after the load: crash %v, state %v", w.crashAfter, w.stateAfter)
 	}
-	for i, s := range w.statsAfter {
-		if s.Answers != rep.PerKey[i] {
-			t.Fatalf("key %d: watcher saw %v at the end, report %v", i, s.Answers, rep.PerKey[i])
+	for i, a := range w.answersAfter {
+		if a != rep.PerKey[i] {
+			t.Fatalf("key %d: watcher saw %v at the end, report %v", i, a, rep.PerKey[i])
 		}
 	}
 	// And once Run returned, the registry is shut down
