@@ -1,7 +1,6 @@
 package actor
 
 import (
-	"runtime"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -16,7 +15,7 @@ import (
 // from running for seconds. With 1,000 such callers, each yields after
 // about yieldEvery calls of its own, so every goroutine runs within a few
 // tens of milliseconds (docs/reliability.md has the figures).
-const yieldEvery = 4096
+const yieldEvery = 2048
 
 // contendedAt is how many rejections of an open period that lost the
 // count's cache line to another core make the key flooded.
@@ -114,12 +113,6 @@ func (c *Cell) rejectContended(r *rejecting) {
 		c.flags.Or(flagFlood)
 	}
 }
-
-// yield lets the other goroutines run (out of line: the open path stays
-// small).
-//
-//go:noinline
-func yield() { runtime.Gosched() }
 
 // CountOverloaded counts a call refused because MaxInFlight were in flight.
 func (c *Cell) CountOverloaded() { c.overloaded.Add(1) }
