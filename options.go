@@ -19,6 +19,7 @@ type options struct {
 	tracer  trace.TracerProvider
 	factory Factory
 	maxKeys int
+	byKey   bool // WithLatencyByKey
 }
 
 type optionFunc func(*options) error
@@ -38,9 +39,12 @@ func WithLogger(l *zap.Logger) Option {
 }
 
 // WithMeterProvider records Tripwire's metrics (tripwire.calls,
-// tripwire.call.duration, tripwire.state, tripwire.transitions,
-// tripwire.restarts) with mp. Without it nothing is measured and the call
-// path pays nothing.
+// tripwire.call.time, tripwire.call.duration, tripwire.state,
+// tripwire.transitions, tripwire.restarts) with mp. Every per-key
+// instrument is observable, so a key that is unregistered or forgotten
+// leaves them at the next collection; the duration histogram has the
+// outcome alone unless WithLatencyByKey. Without it nothing is measured and
+// the call path pays nothing.
 func WithMeterProvider(mp metric.MeterProvider) Option {
 	return optionFunc(func(o *options) error {
 		if mp == nil {
@@ -60,6 +64,19 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 			return fmt.Errorf("%w: WithTracerProvider(nil)", ErrInvalidOption)
 		}
 		o.tracer = tp
+		return nil
+	})
+}
+
+// WithLatencyByKey adds tripwire.key to the tripwire.call.duration
+// histogram, for percentiles per key in Grafana. A synchronous histogram
+// cannot drop a series: those of keys that are unregistered or forgotten
+// stay until the process restarts, so use it for a registry whose keys are
+// few and fixed (Snapshot has every key's percentiles at any count). It
+// needs WithMeterProvider.
+func WithLatencyByKey() Option {
+	return optionFunc(func(o *options) error {
+		o.byKey = true
 		return nil
 	})
 }
@@ -91,6 +108,9 @@ func buildOptions(opts []Option) (options, error) {
 		if err := opt.apply(&o); err != nil {
 			return o, err
 		}
+	}
+	if o.byKey && o.meters == nil {
+		return o, fmt.Errorf("%w: WithLatencyByKey without WithMeterProvider", ErrInvalidOption)
 	}
 	return o, nil
 }

@@ -76,6 +76,13 @@ func (r *Registry) lookup(key string) (*registry.Entry, error) {
 	return e, nil
 }
 
+// registered reports whether key is in the table (for the metrics, which
+// drop a key that is not).
+func (r *Registry) registered(key string) bool {
+	_, ok := r.keys.Load(key)
+	return ok
+}
+
 // states reports every key's published state, for the tripwire.state gauge.
 func (r *Registry) states(yield func(string, State)) {
 	r.keys.Range(func(e *registry.Entry) bool {

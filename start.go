@@ -31,7 +31,8 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 	r.pool = task.NewPool(r.sys)
 	r.caller = tactor.NewCaller(r.pool)
 	if o.meters != nil {
-		if r.metrics, err = observe.NewMetrics(o.meters, r.states); err != nil {
+		if r.metrics, err = observe.NewMetrics(o.meters, observe.Source{
+			States: r.states, Has: r.registered, ByKey: o.byKey}); err != nil {
 			return nil, fmt.Errorf("tripwire: metrics: %w", err)
 		}
 	}

@@ -2,22 +2,19 @@ package observe
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 )
 
-// Calls records what callers see of their calls: the tripwire.calls counter
-// and tripwire.call.duration histogram per key and outcome, and a
-// tripwire.call span per forwarded call. A nil *Calls records nothing, and
-// costs nothing on the call path. Each key's attribute sets are built once,
-// on its first recorded call, and dropped by Forget.
+// Calls records what callers see of their calls: the counts and times per
+// key and outcome and the tripwire.call.duration histogram (see Metrics),
+// and a tripwire.call span per forwarded call. A nil *Calls records
+// nothing, and costs nothing on the call path.
 type Calls struct {
 	metrics *Metrics     // nil: no metrics
 	tracer  trace.Tracer // nil: no spans
-	keys    sync.Map     // key -> *keyMeter
 }
 
 // NewCalls returns the recorder of a registry's calls, or nil if it has
@@ -38,7 +35,7 @@ func (c *Calls) Rejected(ctx context.Context, key string) {
 	}
 }
 
-func (c *Calls) rejected(ctx context.Context, key string) { c.meter(key).record(ctx, Rejected, 0) }
+func (c *Calls) rejected(ctx context.Context, key string) { c.metrics.record(ctx, key, Rejected, 0) }
 
 // Start begins the span of a call forwarded at start, a child of the span
 // in ctx, and returns the context the call carries on with (the target's
@@ -59,7 +56,7 @@ func (c *Calls) Finish(ctx context.Context, key string, span trace.Span, start t
 	}
 	label := LabelOf(err)
 	if c.metrics != nil {
-		c.meter(key).record(ctx, label, time.Since(start))
+		c.metrics.record(ctx, key, label, time.Since(start))
 	}
 	if span != nil {
 		span.SetAttributes(AttrOutcome.String(label.String()))
@@ -70,17 +67,10 @@ func (c *Calls) Finish(ctx context.Context, key string, span trace.Span, start t
 	}
 }
 
-// Forget drops what the recorder keeps for key.
+// Forget stops reporting key's metrics: its series go at the next
+// collection.
 func (c *Calls) Forget(key string) {
-	if c != nil {
-		c.keys.Delete(key)
+	if c != nil && c.metrics != nil {
+		c.metrics.Forget(key)
 	}
-}
-
-func (c *Calls) meter(key string) *keyMeter {
-	if m, ok := c.keys.Load(key); ok {
-		return m.(*keyMeter)
-	}
-	m, _ := c.keys.LoadOrStore(key, c.metrics.forKey(key))
-	return m.(*keyMeter)
 }

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
@@ -107,14 +106,13 @@ func (h *Hub) drain() {
 
 func (h *Hub) restarted(key string) {
 	if h.metrics != nil {
-		h.metrics.restarts.Add(context.Background(), 1, metric.WithAttributes(AttrKey.String(key)))
+		h.metrics.restarted(key)
 	}
 }
 
 func (h *Hub) deliver(t state.Transition) {
 	if h.metrics != nil {
-		h.metrics.transitions.Add(context.Background(), 1, metric.WithAttributes(
-			AttrKey.String(t.Key), AttrFrom.String(t.From.String()), AttrTo.String(t.To.String())))
+		h.metrics.transitioned(t)
 	}
 	if h.tracer != nil {
 		span(h.tracer, t)

@@ -251,16 +251,24 @@ func TestCloseWaitsForARunningCallbackUntilCtxEnds(t *testing.T) {
 }
 
 // metricsOn returns Tripwire's instruments on a ManualReader, with a state
-// gauge fed from states.
+// gauge fed from states; every key is registered.
 func metricsOn(t *testing.T, states map[string]state.State) (*Metrics, *sdkmetric.ManualReader) {
 	t.Helper()
-	reader := sdkmetric.NewManualReader()
-	m, err := NewMetrics(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
-		func(yield func(string, state.State)) {
+	return metricsWith(t, Source{
+		States: func(yield func(string, state.State)) {
 			for k, s := range states {
 				yield(k, s)
 			}
-		})
+		},
+		Has: func(string) bool { return true },
+	})
+}
+
+// metricsWith returns Tripwire's instruments fed from src on a ManualReader.
+func metricsWith(t *testing.T, src Source) (*Metrics, *sdkmetric.ManualReader) {
+	t.Helper()
+	reader := sdkmetric.NewManualReader()
+	m, err := NewMetrics(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)), src)
 	require.NoError(t, err)
 	return m, reader
 }

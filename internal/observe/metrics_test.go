@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -12,17 +13,17 @@ import (
 	"github.com/tripwire-go/tripwire/state"
 )
 
-func TestKeyMeterRecordsOutcomeAndDuration(t *testing.T) {
-	// Given metrics and recorders for two keys
+func TestRecordCountsOutcomesTimesAndDurations(t *testing.T) {
+	// Given metrics
 	m, reader := metricsOn(t, nil)
-	a, b := m.forKey("a"), m.forKey("b")
+	ctx := context.Background()
 
 	// When a's calls succeed, time out and are rejected, and b's fails
-	a.record(context.Background(), Success, 10*time.Millisecond)
-	a.record(context.Background(), Success, 30*time.Millisecond)
-	a.record(context.Background(), Timeout, 1500*time.Millisecond)
-	a.record(context.Background(), Rejected, 0)
-	b.record(context.Background(), Failure, time.Second)
+	m.record(ctx, "a", Success, 10*time.Millisecond)
+	m.record(ctx, "a", Success, 30*time.Millisecond)
+	m.record(ctx, "a", Timeout, 1500*time.Millisecond)
+	m.record(ctx, "a", Rejected, 0)
+	m.record(ctx, "b", Failure, time.Second)
 
 	// Then tripwire.calls counts them by key and outcome
 	ms := read(t, reader)
@@ -34,26 +35,122 @@ func TestKeyMeterRecordsOutcomeAndDuration(t *testing.T) {
 	}, sumPoints(t, ms["tripwire.calls"]))
 	require.Equal(t, "{call}", ms["tripwire.calls"].Unit)
 
-	// And tripwire.call.duration has their durations in seconds
-	h, ok := ms["tripwire.call.duration"].Data.(metricdata.Histogram[float64])
-	require.True(t, ok)
+	// And tripwire.call.time sums the durations of the calls that reached
+	// a breaker, by key and outcome (a rejection has none)
+	require.Equal(t, "s", ms["tripwire.call.time"].Unit)
+	times := floatPoints(t, ms["tripwire.call.time"])
+	require.Len(t, times, 3)
+	require.InDelta(t, 0.04, times["tripwire.key=a,tripwire.outcome=success"], 1e-9)
+	require.InDelta(t, 1.5, times["tripwire.key=a,tripwire.outcome=timeout"], 1e-9)
+	require.InDelta(t, 1.0, times["tripwire.key=b,tripwire.outcome=failure"], 1e-9)
+
+	// And tripwire.call.duration has them by outcome alone, in seconds
 	require.Equal(t, "s", ms["tripwire.call.duration"].Unit)
-	sums := map[string]float64{}
-	counts := map[string]uint64{}
-	for _, p := range h.DataPoints {
-		key, _ := p.Attributes.Value("tripwire.key")
-		outcome, _ := p.Attributes.Value("tripwire.outcome")
-		k := key.Emit() + "/" + outcome.Emit()
-		sums[k] += p.Sum
-		counts[k] += p.Count
-	}
+	counts, sums := histogramPoints(t, ms["tripwire.call.duration"])
 	require.Equal(t, map[string]uint64{
-		"a/success": 2, "a/timeout": 1, "a/rejected": 1, "b/failure": 1,
+		"tripwire.outcome=success": 2, "tripwire.outcome=timeout": 1, "tripwire.outcome=failure": 1,
 	}, counts)
-	require.InDelta(t, 0.04, sums["a/success"], 1e-9)
-	require.InDelta(t, 1.5, sums["a/timeout"], 1e-9)
-	require.Zero(t, sums["a/rejected"])
-	require.InDelta(t, 1.0, sums["b/failure"], 1e-9)
+	require.InDelta(t, 0.04, sums["tripwire.outcome=success"], 1e-9)
+	require.InDelta(t, 1.5, sums["tripwire.outcome=timeout"], 1e-9)
+	require.InDelta(t, 1.0, sums["tripwire.outcome=failure"], 1e-9)
+}
+
+func TestLatencyByKeyPutsTheKeyOnTheHistogram(t *testing.T) {
+	// Given metrics whose histogram is by key
+	m, reader := metricsWith(t, Source{
+		States: func(func(string, state.State)) {}, Has: func(string) bool { return true }, ByKey: true})
+
+	// When a and b are called
+	m.record(context.Background(), "a", Success, 10*time.Millisecond)
+	m.record(context.Background(), "b", Failure, 20*time.Millisecond)
+
+	// Then the histogram has each key's outcome
+	counts, _ := histogramPoints(t, read(t, reader)["tripwire.call.duration"])
+	require.Equal(t, map[string]uint64{
+		"tripwire.key=a,tripwire.outcome=success": 1, "tripwire.key=b,tripwire.outcome=failure": 1,
+	}, counts)
+}
+
+func TestAForgottenKeyLeavesEveryKeyedInstrument(t *testing.T) {
+	// Given metrics that counted calls, transitions and restarts of a and b
+	m, reader := metricsOn(t, nil)
+	for _, key := range []string{"a", "b"} {
+		m.record(context.Background(), key, Failure, time.Millisecond)
+		m.transitioned(state.Transition{Key: key, From: state.Closed, To: state.Open})
+		m.restarted(key)
+	}
+	before := read(t, reader)
+	require.Len(t, sumPoints(t, before["tripwire.calls"]), 2)
+
+	// When a is forgotten
+	m.Forget("a")
+
+	// Then the next collection reports b alone, in every keyed instrument
+	after := read(t, reader)
+	require.Equal(t, map[string]int64{"tripwire.key=b,tripwire.outcome=failure": 1},
+		sumPoints(t, after["tripwire.calls"]))
+	require.Equal(t, []string{"tripwire.key=b,tripwire.outcome=failure"}, keysOf(floatPoints(t, after["tripwire.call.time"])))
+	require.Equal(t, map[string]int64{"tripwire.from=closed,tripwire.key=b,tripwire.to=open": 1},
+		sumPoints(t, after["tripwire.transitions"]))
+	require.Equal(t, map[string]int64{"tripwire.key=b": 1}, sumPoints(t, after["tripwire.restarts"]))
+}
+
+func TestAKeyCountedAfterItLeftTheRegistryIsNotReported(t *testing.T) {
+	// Given metrics of a registry that has b but no longer a
+	registered := map[string]bool{"b": true}
+	m, reader := metricsWith(t, Source{
+		States: func(func(string, state.State)) {},
+		Has:    func(key string) bool { return registered[key] },
+	})
+
+	// When a call of a finishes after a was forgotten, and b is called
+	m.Forget("a")
+	m.record(context.Background(), "a", Success, time.Millisecond)
+	m.record(context.Background(), "b", Success, time.Millisecond)
+
+	// Then a is not reported, nor kept
+	require.Equal(t, map[string]int64{"tripwire.key=b,tripwire.outcome=success": 1},
+		sumPoints(t, read(t, reader)["tripwire.calls"]))
+	_, kept := m.keys.Load("a")
+	require.False(t, kept)
+}
+
+// floatPoints returns a float64 counter's points as "attr=value,..." -> value.
+func floatPoints(t *testing.T, m metricdata.Metrics) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	if m.Data == nil {
+		return out
+	}
+	sum, ok := m.Data.(metricdata.Sum[float64])
+	require.True(t, ok, "%s is a %T", m.Name, m.Data)
+	for _, p := range sum.DataPoints {
+		out[p.Attributes.Encoded(attribute.DefaultEncoder())] += p.Value
+	}
+	return out
+}
+
+// histogramPoints returns a histogram's counts and sums by attributes.
+func histogramPoints(t *testing.T, m metricdata.Metrics) (map[string]uint64, map[string]float64) {
+	t.Helper()
+	h, ok := m.Data.(metricdata.Histogram[float64])
+	require.True(t, ok, "%s is a %T", m.Name, m.Data)
+	counts, sums := map[string]uint64{}, map[string]float64{}
+	for _, p := range h.DataPoints {
+		k := p.Attributes.Encoded(attribute.DefaultEncoder())
+		counts[k] += p.Count
+		sums[k] += p.Sum
+	}
+	return counts, sums
+}
+
+func keysOf[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func TestStateGaugeIsOneForTheCurrentStateAndZeroForTheOthers(t *testing.T) {

@@ -69,8 +69,13 @@ type rig struct {
 // observeBubble runs body in fake time against a fresh rig, then shuts
 // everything down and lets the bubble's goroutines end.
 func observeBubble(t *testing.T, body func(t *testing.T, r *rig)) {
+	observeBubbleWith(t, nil, body)
+}
+
+// observeBubbleWith is observeBubble with more options for Start.
+func observeBubbleWith(t *testing.T, opts []tripwire.Option, body func(t *testing.T, r *rig)) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newRig(t)
+		r := newRig(t, opts...)
 		defer func() { // also after a failed require, so the bubble ends clean
 			r.shutdown(t)
 			time.Sleep(time.Minute)
@@ -80,15 +85,15 @@ func observeBubble(t *testing.T, body func(t *testing.T, r *rig)) {
 	})
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t *testing.T, opts ...tripwire.Option) *rig {
 	t.Helper()
 	logger, logs := observed()
 	r := &rig{sys: newSystem(), logs: logs, reader: sdkmetric.NewManualReader(), spans: tracetest.NewSpanRecorder()}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(r.spans))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(r.reader))
 	r.tracer = tp.Tracer("caller")
-	reg, err := tripwire.Start(r.sys, tripwire.WithLogger(logger),
-		tripwire.WithMeterProvider(mp), tripwire.WithTracerProvider(tp))
+	reg, err := tripwire.Start(r.sys, append([]tripwire.Option{tripwire.WithLogger(logger),
+		tripwire.WithMeterProvider(mp), tripwire.WithTracerProvider(tp)}, opts...)...)
 	require.NoError(t, err)
 	r.reg = reg
 	r.register(t, "k")

@@ -2,6 +2,8 @@ package observe_test
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -55,8 +57,8 @@ func counts(t *testing.T, m metricdata.Metrics, keys ...string) map[[2]string]in
 	return out
 }
 
-// outcomes returns tripwire.calls of key by outcome, and the count and sum
-// of tripwire.call.duration by outcome.
+// outcomes returns tripwire.calls and tripwire.call.time of key by outcome,
+// and the count of tripwire.call.duration by outcome (of every key).
 func (r *rig) outcomes(t *testing.T, key string) (calls, durations map[string]int64, seconds map[string]float64) {
 	t.Helper()
 	ms := r.collect(t)
@@ -66,15 +68,21 @@ func (r *rig) outcomes(t *testing.T, key string) (calls, durations map[string]in
 			calls[k[1]] += n
 		}
 	}
+	if d := ms["tripwire.call.time"].Data; d != nil {
+		sum, ok := d.(metricdata.Sum[float64])
+		require.True(t, ok, "tripwire.call.time is a %T", d)
+		for _, p := range sum.DataPoints {
+			if attr(p.Attributes, "tripwire.key") == key {
+				seconds[attr(p.Attributes, "tripwire.outcome")] += p.Value
+			}
+		}
+	}
 	if d := ms["tripwire.call.duration"].Data; d != nil {
 		h, ok := d.(metricdata.Histogram[float64])
 		require.True(t, ok, "tripwire.call.duration is a %T", d)
 		for _, p := range h.DataPoints {
-			if attr(p.Attributes, "tripwire.key") == key {
-				o := attr(p.Attributes, "tripwire.outcome")
-				durations[o] += int64(p.Count)
-				seconds[o] += p.Sum
-			}
+			require.Empty(t, attr(p.Attributes, "tripwire.key"), "the histogram has no key by default")
+			durations[attr(p.Attributes, "tripwire.outcome")] += int64(p.Count)
 		}
 	}
 	return calls, durations, seconds
@@ -87,7 +95,9 @@ func TestCallsCountEachOutcomeAndItsDuration(t *testing.T) {
 			t.Helper()
 			calls, durations, _ := r.outcomes(t, "k")
 			require.Equal(t, want, calls, "tripwire.calls after %s", step)
-			require.Equal(t, want, durations, "tripwire.call.duration count after %s", step)
+			reached := maps.Clone(want) // a rejection never reached the breaker: no duration
+			delete(reached, "rejected")
+			require.Equal(t, reached, durations, "tripwire.call.duration count after %s", step)
 		}
 		// Given a registry with a meter provider, nothing is counted yet
 		check("start")
@@ -130,10 +140,10 @@ func TestCallsCountEachOutcomeAndItsDuration(t *testing.T) {
 		want["rejected"]++
 		check("a rejection")
 
-		// Then the durations are the fake time each call took, in seconds
+		// Then the key's time is the fake time its calls took, in seconds
 		_, _, seconds := r.outcomes(t, "k")
 		require.Equal(t, map[string]float64{
-			"success": 0, "failure": 0, "timeout": callTimeout.Seconds(), "canceled": 0.1, "rejected": 0,
+			"success": 0, "failure": 0, "timeout": callTimeout.Seconds(), "canceled": 0.1,
 		}, seconds)
 	})
 }
@@ -256,12 +266,15 @@ func TestInstrumentsHaveTheDocumentedUnitsAndKinds(t *testing.T) {
 		}
 		require.Equal(t, map[string]string{
 			"tripwire.calls":         "{call}",
+			"tripwire.call.time":     "s",
 			"tripwire.call.duration": "s",
 			"tripwire.state":         "{state}",
 			"tripwire.transitions":   "{transition}",
 			"tripwire.restarts":      "{restart}",
 		}, units)
 		require.IsType(t, metricdata.Sum[int64]{}, ms["tripwire.calls"].Data)
+		require.IsType(t, metricdata.Sum[float64]{}, ms["tripwire.call.time"].Data)
+		require.True(t, ms["tripwire.call.time"].Data.(metricdata.Sum[float64]).IsMonotonic)
 		require.IsType(t, metricdata.Histogram[float64]{}, ms["tripwire.call.duration"].Data)
 		require.IsType(t, metricdata.Gauge[int64]{}, ms["tripwire.state"].Data)
 		require.IsType(t, metricdata.Sum[int64]{}, ms["tripwire.transitions"].Data)
@@ -270,4 +283,54 @@ func TestInstrumentsHaveTheDocumentedUnitsAndKinds(t *testing.T) {
 			require.True(t, ms[name].Data.(metricdata.Sum[int64]).IsMonotonic, name)
 		}
 	})
+}
+
+func TestAnUnregisteredKeyLeavesEveryInstrument(t *testing.T) {
+	observeBubble(t, func(t *testing.T, r *rig) {
+		// Given "other", called, tripped and crashed, next to "k"
+		r.register(t, "other")
+		require.NoError(t, r.call("k", msgOK))
+		r.trip(t, "other")
+		require.NoError(t, r.reg.Crash("other"))
+		synctest.Wait()
+		require.Contains(t, keysIn(r.collect(t)), "other")
+
+		// When "other" is unregistered
+		require.NoError(t, r.reg.Unregister("other"))
+		synctest.Wait()
+
+		// Then the next collection has no series of it in any instrument
+		require.Equal(t, []string{"k"}, keysIn(r.collect(t)))
+	})
+}
+
+// keysIn returns the tripwire.key values of every point collected.
+func keysIn(ms map[string]metricdata.Metrics) []string {
+	seen := map[string]bool{}
+	add := func(s attribute.Set) {
+		if v, ok := s.Value("tripwire.key"); ok {
+			seen[v.AsString()] = true
+		}
+	}
+	for _, m := range ms {
+		switch d := m.Data.(type) {
+		case metricdata.Sum[int64]:
+			for _, p := range d.DataPoints {
+				add(p.Attributes)
+			}
+		case metricdata.Sum[float64]:
+			for _, p := range d.DataPoints {
+				add(p.Attributes)
+			}
+		case metricdata.Gauge[int64]:
+			for _, p := range d.DataPoints {
+				add(p.Attributes)
+			}
+		case metricdata.Histogram[float64]:
+			for _, p := range d.DataPoints {
+				add(p.Attributes)
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
