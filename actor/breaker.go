@@ -297,7 +297,10 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 // its deadline passed, its target died): the verdict counts in the circuit
 // — neither way if its caller withdrew it meanwhile — and then the caller
 // gets res, so a caller that has its answer sees the state it caused.
-// Every place that ends a call in flight ends it here.
+// The statistics count it after that, in the same turn: a key cold in the
+// caches makes its caller wait for none of their memory, and a Snapshot,
+// a later turn, sees the call counted. Every place that ends a call in
+// flight ends it here.
 func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout bool, res Result, now time.Time) {
 	claimed := c.claim()
 	canceled := !claimed && c.wasWithdrawn()
@@ -305,7 +308,7 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout 
 		kind = state.Ignored
 	}
 	d := now.Sub(c.admitted)
-	b.tallyEnd(kind, canceled, timeout, res.Err, d, now)
+	t, measured := b.tallyEnd(kind, canceled, timeout, res.Err, d)
 	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: d, Timeout: timeout, Rand: rand.Float64()}, now)
 	if claimed {
 		// The last touch of c (and of an ask's completion, which lives in
@@ -314,6 +317,7 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout 
 		c.spent = c.ask != nil
 		c.deliver(res)
 	}
+	b.count(t, now, d, measured)
 }
 
 func (b *breaker) withdraw(ctx actor.Context, c *Call) {

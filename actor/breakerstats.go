@@ -18,17 +18,18 @@ func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) 
 	}
 }
 
-// tallyEnd counts the end of a call the target ran, as the circuit will
-// count it, and records its failure, if any, as the one that may open the
-// circuit: the call's error, or ErrSlowCall for a success slower than
-// SlowCall.
-func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err error, d time.Duration, now time.Time) {
-	t := tSuccess
+// tallyEnd is how the statistics count the end of a call the target ran,
+// as the circuit will count it: the tally, and whether its latency counts
+// (not for a call its caller withdrew). It records the call's failure, if
+// any, as the one that may open the circuit: the call's error, or
+// ErrSlowCall for a success slower than SlowCall. The breaker counts the
+// tally once the caller has its answer (see end).
+func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err error, d time.Duration) (t tally, measured bool) {
+	t = tSuccess
 	var cause error
 	switch {
 	case canceled:
-		b.count(tCanceled, now, 0, false)
-		return
+		return tCanceled, false
 	case kind == state.Ignored:
 		t = tIgnored
 	case kind == state.Failed:
@@ -39,10 +40,10 @@ func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err err
 	case b.rules.Circuit.SlowCall > 0 && d > b.rules.Circuit.SlowCall:
 		t, cause = tFailure, errs.ErrSlowCall
 	}
-	b.count(t, now, d, true)
 	if cause != nil {
 		b.cfg.Cell.failed(cause)
 	}
+	return t, true
 }
 
 // armDrain checks in a window's time whether the key has gone quiet, to

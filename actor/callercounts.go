@@ -25,6 +25,7 @@ const contendedAt = 64
 const (
 	flagPassivated = 1 << iota // the breaker stopped itself for being idle
 	flagFlood                  // the rejections count on stripes (see Reject)
+	flagWindow                 // the key's statistics have a window (see Cell.window)
 )
 
 // rejecting is what a rejecting breaker publishes, one per open period: the

@@ -20,7 +20,7 @@ type Cell struct {
 	// announced is the restarts the key's breakers have published as
 	// transitions; only they touch it, in their turns.
 	announced uint32
-	flags     atomic.Uint32 // flagPassivated, flagFlood
+	flags     atomic.Uint32 // flagPassivated, flagFlood, flagWindow
 	// Made is set for a key the registry's factory made; it is set before
 	// the key is registered and never changed.
 	Made        bool

@@ -34,7 +34,9 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 		idle >= b.rules.IdleTimeout && b.cfg.Mailbox.UserMessageCount() == 0 {
 		b.cfg.Cell.flags.Or(flagPassivated)
 		b.endDrain()
-		b.cfg.Cell.stats.Store(nil)       // a key wakes with zero counts
+		s := b.cfg.Cell.stats.Load()
+		b.cfg.Cell.setStats(nil) // a key wakes with zero counts
+		s.release()
 		b.cfg.Cell.resetCallerCounts(nil) // (closed, nothing in flight: nobody counts meanwhile)
 		b.cfg.Shared.Logger.Debug("breaker passivated", zap.String("key", b.cfg.Key), zap.Duration("idle", idle))
 		ctx.Stop(copyOf(ctx.Self()))

@@ -1,6 +1,10 @@
 package actor
 
-import "time"
+import (
+	"sync"
+	"time"
+	"unsafe"
+)
 
 // keyStats are a key's statistics, the breaker's alone, touched in its
 // turns (a crash hands them on with the Cell; passivation drops them). A
@@ -9,6 +13,10 @@ import "time"
 // call of a key whose memory is cold in the caches reads one place, not
 // four. The callers' own counts are the Cell's (callercounts.go).
 type keyStats struct {
+	// total is what the window no longer holds: the counts since the
+	// breaker started are total and every bucket's (see totals). A call
+	// counts in its bucket alone, so that counting it reads no more of a
+	// key cold in the caches than its window's first line and its bucket.
 	total [nTallies]uint64
 	win   *statsWindow // nil until a call ends, and again once the key is quiet for a window
 }
@@ -21,38 +29,69 @@ type busyStats struct {
 
 // statsWindow is the rolling window: a ring of buckets, each the calls of
 // one epoch (statsWidth of the breaker's monotonic clock since origin), and
-// what the breaker keeps while the key is busy.
+// what the breaker keeps while the key is busy. What every call reads
+// comes first, on the cache line after the keyStats (see Cell.window).
 type statsWindow struct {
-	buckets [StatsBuckets]statsBucket
 	// the callers' counts folded in so far (see cumulative), and the epoch
 	// of that fold
 	seenRejected, seenOverloaded uint64
 	seenEpoch                    int64
-	origin                       time.Time // the clock's start: epoch 1 begins here
+	origin                       mono // the clock's start: epoch 1 begins here
+	// spills are the stripes the key's rejections counted on while it was
+	// flooded (one, but for a race of two callers).
+	spills  []*stripes
+	buckets [StatsBuckets]statsBucket
+	// ticket is the breaker's drain check in the idle timers' heap.
+	ticket *ticket
 	// cause is the last failure: when it opens the circuit, the rejections'
 	// OpenError carries it.
 	cause error
-	// ticket is the breaker's drain check in the idle timers' heap.
-	ticket *ticket
-	// spills are the stripes the key's rejections counted on while it was
-	// flooded (one, but for a race of two callers).
-	spills []*stripes
 }
 
 // window returns the key's statistics and their rolling window, made now
 // (starting at now) if there is none; only its breaker calls it.
 func (c *Cell) window(now time.Time) (*keyStats, *statsWindow) {
 	s := c.stats.Load()
-	if s != nil && s.win != nil {
-		return s, s.win
+	if c.flags.Load()&flagWindow != 0 {
+		// The flag, on the Cell's line, and not s.win: a key cold in the
+		// caches reads nothing of its keyStats to find its window.
+		return s, &(*busyStats)(unsafe.Pointer(s)).window
 	}
-	b := &busyStats{window: statsWindow{origin: now, seenEpoch: 1}}
+	b := busyPool.Get().(*busyStats)
+	*b = busyStats{window: statsWindow{origin: monoOf(now), seenEpoch: 1}}
 	if s != nil {
 		b.total = s.total
 	}
 	b.win = &b.window
-	c.stats.Store(&b.keyStats)
+	c.setStats(&b.keyStats)
 	return &b.keyStats, b.win
+}
+
+// setStats makes s the key's statistics, and flagWindow say whether they
+// have a window; only its breaker calls it.
+func (c *Cell) setStats(s *keyStats) {
+	c.stats.Store(s)
+	if s != nil && s.win != nil {
+		c.flags.Or(flagWindow)
+	} else {
+		c.flags.And(^uint32(flagWindow))
+	}
+}
+
+// busyPool keeps the windows of keys that went quiet or passivated for
+// the next keys that get busy: a registry whose keys sleep and wake in turn
+// would otherwise allocate and collect 1,200 bytes a wake. (The pool gives
+// its memory back to the collector within two cycles.)
+var busyPool = sync.Pool{New: func() any { return new(busyStats) }}
+
+// release hands the window of s, which its key has let go of for good (its
+// Cell points elsewhere now), to busyPool. Only the key's breaker calls it.
+func (s *keyStats) release() {
+	if s == nil || s.win == nil {
+		return // no window: a quiet key's keyStats is an allocation of its own
+	}
+	// A keyStats with a window is the first field of a busyStats (window).
+	busyPool.Put((*busyStats)(unsafe.Pointer(s)))
 }
 
 type statsBucket struct {
@@ -69,23 +108,41 @@ type statsBucket struct {
 // time.Now readings use the monotonic clock: a wall clock set back moves
 // nothing.
 func (w *statsWindow) epoch(now time.Time) int64 {
-	d := now.Sub(w.origin)
+	d := monoOf(now).sub(w.origin)
 	if d < 0 {
 		d = 0
 	}
 	return int64(d/statsWidth) + 1
 }
 
-// bucket is the window's bucket for epoch e, emptied if it held an older one.
-func (w *statsWindow) bucket(e int64) *statsBucket {
+// bucket is the window's bucket for epoch e, emptied if it held an older
+// one, whose counts go to the totals.
+func (s *keyStats) bucket(w *statsWindow, e int64) *statsBucket {
 	b := &w.buckets[e%StatsBuckets]
 	if b.lat == nil {
 		b.lat = b.few[:0]
 	}
 	if b.epoch != e {
+		for t := range b.n {
+			s.total[t] += uint64(b.n[t])
+		}
 		*b = statsBucket{epoch: e, lat: b.lat[:0]} // its bins' memory serves again
 	}
 	return b
+}
+
+// totals are the key's counts since its breaker started: those the window
+// let go of and those it holds.
+func (s *keyStats) totals() [nTallies]uint64 {
+	t := s.total
+	if w := s.win; w != nil {
+		for i := range w.buckets {
+			for k, n := range w.buckets[i].n {
+				t[k] += uint64(n)
+			}
+		}
+	}
+	return t
 }
 
 // record counts one call of kind t at now; d is its latency if the target
@@ -93,10 +150,11 @@ func (w *statsWindow) bucket(e int64) *statsBucket {
 func (s *keyStats) record(w *statsWindow, t tally, now time.Time, d time.Duration, measured bool, c *Cell) {
 	e := w.epoch(now)
 	s.fold(w, e, c)
-	s.total[t]++
-	b := w.bucket(e)
+	b := s.bucket(w, e)
 	if b.n[t] < ^uint32(0) {
 		b.n[t]++
+	} else {
+		s.total[t]++ // a bucket full up: the totals keep counting
 	}
 	if !measured {
 		return
@@ -120,29 +178,32 @@ func (s *keyStats) fold(w *statsWindow, e int64, c *Cell) {
 	if dr == 0 && do == 0 {
 		return
 	}
-	s.total[tRejected] += dr
-	s.total[tOverloaded] += do
 	span := e - from // epochs from+1 .. e share the counts
 	if span < 1 {
 		span = 1
 	}
+	// What the buckets do not take — epochs older than the window, a
+	// bucket full up — goes to the totals.
+	s.total[tRejected] += dr
+	s.total[tOverloaded] += do
 	for k := int64(0); k < span && k < StatsBuckets; k++ {
-		b := w.bucket(e - k)
+		b := s.bucket(w, e-k)
 		r, o := dr/uint64(span), do/uint64(span)
 		if k == 0 { // the rounding's remainder goes to the newest
 			r += dr % uint64(span)
 			o += do % uint64(span)
 		}
-		b.n[tRejected] = addSat(b.n[tRejected], r)
-		b.n[tOverloaded] = addSat(b.n[tOverloaded], o)
+		s.total[tRejected] -= addSat(&b.n[tRejected], r)
+		s.total[tOverloaded] -= addSat(&b.n[tOverloaded], o)
 	}
 }
 
-func addSat(a uint32, n uint64) uint32 {
-	if s := uint64(a) + n; s < uint64(^uint32(0)) {
-		return uint32(s)
-	}
-	return ^uint32(0)
+// addSat adds n to *a, up to its largest value, and returns what it added.
+func addSat(a *uint32, n uint64) uint64 {
+	room := uint64(^uint32(0)) - uint64(*a)
+	n = min(n, room)
+	*a += uint32(n)
+	return n
 }
 
 // quiet reports whether no call ended within the window at now.
@@ -169,11 +230,12 @@ func (s *keyStats) drop(c *Cell) {
 	if w == nil {
 		return
 	}
-	rej, ovl := c.resetCallerCounts(w) // (closed: nobody is rejected meanwhile)
-	quiet := &keyStats{total: s.total} // the busy allocation goes
+	rej, ovl := c.resetCallerCounts(w)    // (closed: nobody is rejected meanwhile)
+	quiet := &keyStats{total: s.totals()} // the busy allocation goes
 	quiet.total[tRejected] += rej - w.seenRejected
 	quiet.total[tOverloaded] += ovl - w.seenOverloaded
-	c.stats.Store(quiet)
+	c.setStats(quiet)
+	s.release()
 }
 
 // unseen reports whether the callers counted calls not yet folded.
@@ -194,11 +256,10 @@ func (s *keyStats) report(now time.Time, c *Cell) Stats {
 		e := w.epoch(now)
 		s.fold(w, e, c)
 		// The window is the newest StatsBuckets epochs, the current one partly.
-		start := w.origin
+		st.Window = monoOf(now).sub(w.origin)
 		if e > StatsBuckets {
-			start = w.origin.Add(time.Duration(e-StatsBuckets) * statsWidth)
+			st.Window -= time.Duration(e-StatsBuckets) * statsWidth
 		}
-		st.Window = now.Sub(start)
 		var bins latencyBins
 		var n uint64
 		for i := range w.buckets {
@@ -222,8 +283,9 @@ func (s *keyStats) report(now time.Time, c *Cell) Stats {
 	} else {
 		st.Window = StatsWindow // a quiet key's: nothing in it
 	}
+	total := s.totals()
 	for t := tally(0); t < nTallies; t++ {
-		st.Total.add(t, s.total[t])
+		st.Total.add(t, total[t])
 	}
 	if secs := st.Window.Seconds(); secs > 0 {
 		st.CallsPerSecond = float64(st.Recent.Calls) / secs

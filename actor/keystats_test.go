@@ -103,3 +103,43 @@ func TestAFloodOfRejectionsIsCountedExactlyOnStripes(t *testing.T) {
 		require.EqualValues(t, 81_000+contendedAt, r.fullSnapshot().Stats.Total.Rejected)
 	})
 }
+
+func TestTotalsKeepWhatTheWindowLetsGo(t *testing.T) {
+	// Given a key with a success every second for 26 s, a failure in the
+	// first and the last, and callers' rejections counted in between
+	var c Cell
+	t0 := time.Now()
+	for i := range 26 {
+		now := t0.Add(time.Duration(i) * time.Second)
+		s, w := c.window(now)
+		s.record(w, tSuccess, now, time.Millisecond, true, &c)
+		if i == 0 || i == 25 {
+			s.record(w, tFailure, now, time.Millisecond, true, &c)
+		}
+		if i == 12 {
+			c.rejected.Add(7)
+		}
+	}
+
+	// Then the window holds the last ten seconds, and the totals every call,
+	// those whose buckets served again since included
+	st := c.stats.Load().report(t0.Add(25*time.Second+500*time.Millisecond), &c)
+	require.Equal(t, Counts{Calls: 11, Successes: 10, Failures: 1}, st.Recent)
+	require.Equal(t, Counts{Calls: 35, Successes: 26, Failures: 2, Rejected: 7}, st.Total)
+}
+
+func TestAFullBucketStillCountsInTheTotals(t *testing.T) {
+	// Given a bucket whose count of successes is at its largest
+	var c Cell
+	now := time.Now()
+	s, w := c.window(now)
+	s.record(w, tSuccess, now, 0, false, &c)
+	s.bucket(w, w.epoch(now)).n[tSuccess] = ^uint32(0)
+
+	// When two more succeed in it
+	s.record(w, tSuccess, now, 0, false, &c)
+	s.record(w, tSuccess, now, 0, false, &c)
+
+	// Then the totals have them
+	require.EqualValues(t, uint64(^uint32(0))+2, s.report(now, &c).Total.Successes)
+}
