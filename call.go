@@ -36,7 +36,7 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 		return r.callUnknown(ctx, key, msg)
 	}
 	if oe := e.Cell.Reject(); oe != nil {
-		r.calls.Rejected(ctx, key)
+		r.calls.Rejected(ctx, &e.Config)
 		return nil, oe
 	}
 	v, err := r.admitted(ctx, e, msg, time.Time{})
@@ -65,7 +65,7 @@ func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory)
 		return r.callUnknownWith(ctx, key, msg, f)
 	}
 	if oe := e.Cell.Reject(); oe != nil {
-		r.calls.Rejected(ctx, key)
+		r.calls.Rejected(ctx, &e.Config)
 		return nil, oe
 	}
 	v, err := r.admitted(ctx, e, msg, time.Time{})
@@ -88,12 +88,12 @@ func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f F
 	e, err := r.resolve(ctx, key, f, start.Add(DefaultCallTimeout))
 	if err != nil {
 		if errors.Is(err, ErrTooManyKeys) {
-			r.calls.Rejected(ctx, key)
+			r.calls.RefusedKey()
 		}
 		return nil, err
 	}
 	if oe := e.Cell.Reject(); oe != nil {
-		r.calls.Rejected(ctx, key)
+		r.calls.Rejected(ctx, &e.Config)
 		return nil, oe
 	}
 	return r.admitted(ctx, e, msg, start)
@@ -108,7 +108,7 @@ func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any, sta
 	callTimeout, max := e.Config.Limits()
 	if !e.Cell.Admit(max) {
 		e.Cell.CountOverloaded()
-		r.calls.Rejected(ctx, e.Key)
+		r.calls.Rejected(ctx, &e.Config)
 		return nil, ErrOverloaded
 	}
 	return r.forward(ctx, e, msg, callTimeout, max, start)
@@ -129,6 +129,6 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 	}
 	ctx, span := r.calls.Start(ctx, e.Key, start)
 	v, err := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now)
-	r.calls.Finish(ctx, e.Key, span, start, err)
+	r.calls.Finish(ctx, &e.Config, span, start, err)
 	return v, err
 }

@@ -40,7 +40,7 @@ func WithLogger(l *zap.Logger) Option {
 
 // WithMeterProvider records Tripwire's metrics (tripwire.calls,
 // tripwire.call.time, tripwire.call.duration, tripwire.state,
-// tripwire.transitions, tripwire.restarts) with mp. Every per-key
+// tripwire.transitions, tripwire.restarts, tripwire.keys.refused) with mp. Every per-key
 // instrument is observable, so a key that is unregistered or forgotten
 // leaves them at the next collection; the duration histogram has the
 // outcome alone unless WithLatencyByKey. Without it nothing is measured and
@@ -87,7 +87,7 @@ func WithLatencyByKey() Option {
 // among those the factory made is forgotten: it leaves the registry and the
 // metrics, and its next call makes it again, as for a key never seen. A key
 // registered with Register is never forgotten. When no key can be, the new
-// key is refused with ErrTooManyKeys (a call is counted as rejected) and
+// key is refused with ErrTooManyKeys (counted in tripwire.keys.refused) and
 // nothing changes. Without it the key set is unbounded.
 func WithMaxKeys(n int) Option {
 	return optionFunc(func(o *options) error {

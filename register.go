@@ -92,11 +92,7 @@ func (r *Registry) Unregister(key string) error {
 	}
 	reply := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Unregister{Key: key, Reply: reply})
-	err := r.await(reply)
-	if err == nil {
-		r.calls.Forget(key)
-	}
-	return err
+	return r.await(reply)
 }
 
 // await waits for the supervisor's answer, or for Shutdown.

@@ -76,17 +76,20 @@ func (r *Registry) lookup(key string) (*registry.Entry, error) {
 	return e, nil
 }
 
-// registered reports whether key is in the table (for the metrics, which
-// drop a key that is not).
-func (r *Registry) registered(key string) bool {
-	_, ok := r.keys.Load(key)
-	return ok
-}
-
-// states reports every key's published state, for the tripwire.state gauge.
-func (r *Registry) states(yield func(string, State)) {
+// metered reports every key, its published state and its Config, for the
+// metrics.
+func (r *Registry) metered(yield func(string, State, *tactor.Config)) {
 	r.keys.Range(func(e *registry.Entry) bool {
-		yield(e.Key, e.Cell.State())
+		yield(e.Key, e.Cell.State(), &e.Config)
 		return true
 	})
+}
+
+// config is key's Config, or nil if key is not registered (for the metrics
+// of transitions and restarts).
+func (r *Registry) config(key string) *tactor.Config {
+	if e, ok := r.keys.Load(key); ok {
+		return &e.Config
+	}
+	return nil
 }

@@ -84,5 +84,5 @@ func (r *Registry) reject(e *registry.Entry, self *actor.PID, msg any, err error
 }
 
 func (r *Registry) observeRejection(e *registry.Entry) {
-	r.calls.Rejected(context.Background(), e.Key)
+	r.calls.Rejected(context.Background(), &e.Config)
 }

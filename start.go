@@ -32,7 +32,7 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 	r.caller = tactor.NewCaller(r.pool)
 	if o.meters != nil {
 		if r.metrics, err = observe.NewMetrics(o.meters, observe.Source{
-			States: r.states, Has: r.registered, ByKey: o.byKey}); err != nil {
+			Keys: r.metered, Config: r.config, ByKey: o.byKey}); err != nil {
 			return nil, fmt.Errorf("tripwire: metrics: %w", err)
 		}
 	}
@@ -46,7 +46,7 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 		Wake: func(c *tactor.Config) { r.sys.Root.Send(r.sup, &supervisor.Wake{Config: c}) }}
 	r.maxKeys = o.maxKeys
 	r.supervisor = supervisor.New(&r.keys, r.log)
-	r.supervisor.SetMaxKeys(o.maxKeys, func(key string) { r.calls.Forget(key) })
+	r.supervisor.SetMaxKeys(o.maxKeys, nil)
 	r.sup, err = r.sys.Root.SpawnNamed(r.supervisor.Props(),
 		"tripwire-"+r.sys.ProcessRegistry.NextId())
 	if err != nil {

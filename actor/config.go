@@ -66,6 +66,7 @@ type Config struct {
 	Target Callee
 	Shared *Shared
 	rules  atomic.Pointer[Rules]
+	meter  atomic.Pointer[Meter] // nil until the metrics count something (see Meter)
 	Cell   Cell
 	// Mailbox is the key's: every call, outcome and request for the key is
 	// posted to it, whichever breaker serves the key (see Mailbox).

@@ -41,7 +41,7 @@ type Mailbox struct {
 	suspended bool    // guarded by mu
 	phase     phase   // guarded by mu
 	q         *queues // guarded by mu; nil while the key is asleep or gone, so such a key keeps little
-	why       error   // guarded by mu: the reason of a discarded mailbox
+	why       *error  // guarded by mu: the reason of a discarded mailbox (a pointer: 8 bytes a key, not 16)
 	owner     *Config // the key whose mailbox this is, woken by a post while asleep
 }
 
@@ -87,7 +87,7 @@ func (m *Mailbox) PostUserMessage(msg any) {
 	}
 	switch m.phase {
 	case discarded:
-		why := m.why
+		why := *m.why
 		m.mu.Unlock()
 		refuse(msg, why)
 		return
@@ -184,7 +184,7 @@ func (m *Mailbox) Passivate() bool {
 // message still queued, and every one posted later, is refused with why.
 func (m *Mailbox) Discard(why error) {
 	m.mu.Lock()
-	m.phase, m.why = discarded, why
+	m.phase, m.why = discarded, &why
 	var left []any
 	if q := m.q; q != nil {
 		for q.user.len() > 0 {
@@ -254,7 +254,13 @@ func (m *Mailbox) next() (msg any, system, ok bool) {
 	defer m.mu.Unlock()
 	if q := m.q; m.phase == live {
 		if q.system.len() > 0 {
-			return q.system.pop(), true, true
+			msg := q.system.pop()
+			if q.system.len() == 0 {
+				// System messages are rare (a breaker's Started, its
+				// Stop): a key keeps no array for them between two.
+				q.system.items = nil
+			}
+			return msg, true, true
 		}
 		if !m.suspended && q.user.len() > 0 {
 			return q.user.pop(), false, true

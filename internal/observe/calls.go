@@ -6,6 +6,8 @@ import (
 
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+
+	tactor "github.com/tripwire-go/tripwire/actor"
 )
 
 // Calls records what callers see of their calls: the counts and times per
@@ -26,16 +28,26 @@ func NewCalls(metrics *Metrics, tracer trace.Tracer) *Calls {
 	return &Calls{metrics: metrics, tracer: tracer}
 }
 
-// Rejected records a call answered at once without a message to the
-// breaker (ErrOpen, ErrOverloaded): rejected, with duration 0. It makes no
-// span.
-func (c *Calls) Rejected(ctx context.Context, key string) {
+// Rejected records a call of cfg's key answered at once without a message
+// to the breaker (ErrOpen, ErrOverloaded): rejected, with no duration. It
+// makes no span.
+func (c *Calls) Rejected(ctx context.Context, cfg *tactor.Config) {
 	if c != nil && c.metrics != nil { // inlined: the open path pays no call without metrics
-		c.rejected(ctx, key)
+		c.rejected(ctx, cfg)
 	}
 }
 
-func (c *Calls) rejected(ctx context.Context, key string) { c.metrics.record(ctx, key, Rejected, 0) }
+func (c *Calls) rejected(ctx context.Context, cfg *tactor.Config) {
+	c.metrics.record(ctx, cfg, Rejected, 0)
+}
+
+// RefusedKey records a call refused with ErrTooManyKeys, whose key is none
+// of the registry's.
+func (c *Calls) RefusedKey() {
+	if c != nil && c.metrics != nil {
+		c.metrics.refusedKey()
+	}
+}
 
 // Start begins the span of a call forwarded at start, a child of the span
 // in ctx, and returns the context the call carries on with (the target's
@@ -48,15 +60,15 @@ func (c *Calls) Start(ctx context.Context, key string, start time.Time) (context
 		trace.WithTimestamp(start), trace.WithAttributes(AttrKey.String(key)))
 }
 
-// Finish records the end of a call that Start began: its outcome, its
-// duration since start, and the end of its span.
-func (c *Calls) Finish(ctx context.Context, key string, span trace.Span, start time.Time, err error) {
+// Finish records the end of a call of cfg's key that Start began: its
+// outcome, its duration since start, and the end of its span.
+func (c *Calls) Finish(ctx context.Context, cfg *tactor.Config, span trace.Span, start time.Time, err error) {
 	if c == nil {
 		return
 	}
 	label := LabelOf(err)
 	if c.metrics != nil {
-		c.metrics.record(ctx, key, label, time.Since(start))
+		c.metrics.record(ctx, cfg, label, time.Since(start))
 	}
 	if span != nil {
 		span.SetAttributes(AttrOutcome.String(label.String()))
@@ -64,13 +76,5 @@ func (c *Calls) Finish(ctx context.Context, key string, span trace.Span, start t
 			span.SetStatus(codes.Error, err.Error())
 		}
 		span.End()
-	}
-}
-
-// Forget stops reporting key's metrics: its series go at the next
-// collection.
-func (c *Calls) Forget(key string) {
-	if c != nil && c.metrics != nil {
-		c.metrics.Forget(key)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -250,18 +251,67 @@ func TestCloseWaitsForARunningCallbackUntilCtxEnds(t *testing.T) {
 	})
 }
 
-// metricsOn returns Tripwire's instruments on a ManualReader, with a state
-// gauge fed from states; every key is registered.
-func metricsOn(t *testing.T, states map[string]state.State) (*Metrics, *sdkmetric.ManualReader) {
-	t.Helper()
-	return metricsWith(t, Source{
-		States: func(yield func(string, state.State)) {
-			for k, s := range states {
-				yield(k, s)
+// testKeys are a registry's keys as the metrics see them.
+type testKeys struct {
+	mu     sync.Mutex
+	order  []string
+	cfgs   map[string]*tactor.Config
+	states map[string]state.State
+}
+
+// add registers key in state s and returns its Config.
+func (k *testKeys) add(key string, s state.State) *tactor.Config {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.cfgs == nil {
+		k.cfgs, k.states = map[string]*tactor.Config{}, map[string]state.State{}
+	}
+	if _, ok := k.cfgs[key]; !ok {
+		k.order = append(k.order, key)
+		k.cfgs[key] = &tactor.Config{Key: key}
+	}
+	k.states[key] = s
+	return k.cfgs[key]
+}
+
+// remove unregisters key.
+func (k *testKeys) remove(key string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.cfgs, key)
+	delete(k.states, key)
+}
+
+func (k *testKeys) source(byKey bool) Source {
+	return Source{
+		Keys: func(yield func(string, state.State, *tactor.Config)) {
+			k.mu.Lock()
+			defer k.mu.Unlock()
+			for _, key := range k.order {
+				if cfg, ok := k.cfgs[key]; ok {
+					yield(key, k.states[key], cfg)
+				}
 			}
 		},
-		Has: func(string) bool { return true },
-	})
+		Config: func(key string) *tactor.Config {
+			k.mu.Lock()
+			defer k.mu.Unlock()
+			return k.cfgs[key]
+		},
+		ByKey: byKey,
+	}
+}
+
+// metricsOn returns Tripwire's instruments on a ManualReader, for a
+// registry of the keys of states (in their states).
+func metricsOn(t *testing.T, states map[string]state.State) (*Metrics, *sdkmetric.ManualReader, *testKeys) {
+	t.Helper()
+	k := &testKeys{}
+	for key, s := range states {
+		k.add(key, s)
+	}
+	m, reader := metricsWith(t, k.source(false))
+	return m, reader, k
 }
 
 // metricsWith returns Tripwire's instruments fed from src on a ManualReader.
@@ -305,8 +355,8 @@ func sumPoints(t *testing.T, m metricdata.Metrics) map[string]int64 {
 
 func TestHubCountsTransitionsAndRestarts(t *testing.T) {
 	inBubble(t, func(t *testing.T, sys *actor.ActorSystem) {
-		// Given a hub with metrics
-		m, reader := metricsOn(t, nil)
+		// Given a hub with metrics of a registry of x and y
+		m, reader, _ := metricsOn(t, map[string]state.State{"x": state.Closed, "y": state.Closed})
 		h := NewHub(sys, zap.NewNop(), m, nil)
 
 		// When it is handed a trip and a half-open of x, a trip of y and two
@@ -334,7 +384,7 @@ func TestHubCountsTransitionsAndRestarts(t *testing.T) {
 func TestCloseUnregistersTheStateGauge(t *testing.T) {
 	inBubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a hub whose metrics report one key's state
-		m, reader := metricsOn(t, map[string]state.State{"x": state.Open})
+		m, reader, _ := metricsOn(t, map[string]state.State{"x": state.Open})
 		h := NewHub(sys, zap.NewNop(), m, nil)
 		require.NotNil(t, read(t, reader)["tripwire.state"].Data)
 

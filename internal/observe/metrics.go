@@ -2,11 +2,12 @@ package observe
 
 import (
 	"context"
-	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 
+	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -19,10 +20,11 @@ const Scope = "github.com/tripwire-go/tripwire"
 var DurationBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
 
 // Metrics are Tripwire's OpenTelemetry instruments. Everything counted per
-// key is observable: kept in the key's series (atomics, see series) and
-// reported when a reader collects, so a key that is unregistered or
-// forgotten stops being reported at the next collection. The histogram is
-// the one synchronous instrument, and has no key unless ByKey asks for one.
+// key is observable: kept in the key's own Meter (atomics in its Config)
+// and reported when a reader collects, from a walk of the registry's keys,
+// so a key that is unregistered or forgotten is not reported by the next
+// collection. The histogram is the one synchronous instrument, and has no
+// key unless Source.ByKey asks for one.
 type Metrics struct {
 	duration metric.Float64Histogram
 	byKey    bool // the histogram carries tripwire.key
@@ -32,20 +34,25 @@ type Metrics struct {
 	time        metric.Float64ObservableCounter
 	transitions metric.Int64ObservableCounter
 	restarts    metric.Int64ObservableCounter
+	refused     metric.Int64ObservableCounter
 	gauge       metric.Int64ObservableGauge
 
-	src  Source
-	keys sync.Map // key -> *series: the keys with something counted
+	src Source
+	// tooMany counts the calls refused with ErrTooManyKeys: their key is
+	// none of the registry's, so they are counted for it as a whole.
+	tooMany atomic.Int64
 }
 
-// StateFunc reports every key's current state to yield.
-type StateFunc func(yield func(key string, s state.State))
-
-// Source is what the metrics read of the registry when a reader collects.
+// Source is what the metrics read of the registry.
 type Source struct {
-	States StateFunc             // every key's state, for tripwire.state
-	Has    func(key string) bool // whether key is registered now
-	ByKey  bool                  // tripwire.call.duration carries tripwire.key
+	// Keys reports every key: its name, its circuit's state, and its
+	// Config, whose Meter holds its counts.
+	Keys func(yield func(key string, s state.State, cfg *tactor.Config))
+	// Config returns key's Config, or nil if key is not registered (for
+	// transitions and restarts, which name their key).
+	Config func(key string) *tactor.Config
+	// ByKey puts tripwire.key on tripwire.call.duration.
+	ByKey bool
 }
 
 // NewMetrics creates the instruments on mp, fed from src when a reader
@@ -76,12 +83,16 @@ func NewMetrics(mp metric.MeterProvider, src Source) (*Metrics, error) {
 		metric.WithDescription("Breaker crash-restarts, by key.")); err != nil {
 		return nil, err
 	}
+	if out.refused, err = m.Int64ObservableCounter("tripwire.keys.refused", metric.WithUnit("{call}"),
+		metric.WithDescription("Calls refused with ErrTooManyKeys: their new key would have passed WithMaxKeys.")); err != nil {
+		return nil, err
+	}
 	if out.gauge, err = m.Int64ObservableGauge("tripwire.state", metric.WithUnit("{state}"),
 		metric.WithDescription("1 for a key's current circuit state, 0 for the others.")); err != nil {
 		return nil, err
 	}
 	out.reg, err = m.RegisterCallback(out.observe,
-		out.calls, out.time, out.transitions, out.restarts, out.gauge)
+		out.calls, out.time, out.transitions, out.restarts, out.refused, out.gauge)
 	if err != nil {
 		return nil, err
 	}
@@ -91,41 +102,25 @@ func NewMetrics(mp metric.MeterProvider, src Source) (*Metrics, error) {
 // Close unregisters the callback of the observable instruments.
 func (m *Metrics) Close() error { return m.reg.Unregister() }
 
-// Forget stops reporting key: its series go at the next collection.
-func (m *Metrics) Forget(key string) { m.keys.Delete(key) }
-
-// series returns key's series, made on first use.
-func (m *Metrics) series(key string) *series {
-	if s, ok := m.keys.Load(key); ok {
-		return s.(*series)
-	}
-	s, _ := m.keys.LoadOrStore(key, new(series))
-	return s.(*series)
-}
-
-// observe reports every key's state and every counted key's series. A key
-// counted after it was forgotten (a call that finished, a transition
-// delivered, after its Unregister) is dropped here instead.
+// observe reports every key's state and counts, in one walk of the keys.
 func (m *Metrics) observe(_ context.Context, o metric.Observer) error {
 	all := [...]state.State{state.Closed, state.Open, state.HalfOpen}
-	m.src.States(func(key string, cur state.State) {
+	m.src.Keys(func(key string, cur state.State, cfg *tactor.Config) {
+		ka := AttrKey.String(key)
 		for _, s := range all {
 			v := int64(0)
 			if s == cur {
 				v = 1
 			}
-			o.ObserveInt64(m.gauge, v, metric.WithAttributes(AttrKey.String(key), AttrState.String(s.String())))
+			o.ObserveInt64(m.gauge, v, metric.WithAttributes(ka, AttrState.String(s.String())))
+		}
+		if km := cfg.Metered(); km != nil {
+			m.report(o, km, ka)
 		}
 	})
-	m.keys.Range(func(k, v any) bool {
-		key := k.(string)
-		if !m.src.Has(key) {
-			m.keys.CompareAndDelete(k, v)
-			return true
-		}
-		v.(*series).report(o, m, key)
-		return true
-	})
+	if n := m.tooMany.Load(); n > 0 {
+		o.ObserveInt64(m.refused, n)
+	}
 	return nil
 }
 
@@ -136,3 +131,7 @@ var outcomeSets = func() (opts [numLabels]metric.RecordOption) {
 	}
 	return opts
 }()
+
+// A Meter has a count for each Label.
+var _ [tactor.MeterOutcomes - numLabels]struct{}
+var _ [numLabels - tactor.MeterOutcomes]struct{}

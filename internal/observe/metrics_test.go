@@ -14,16 +14,17 @@ import (
 )
 
 func TestRecordCountsOutcomesTimesAndDurations(t *testing.T) {
-	// Given metrics
-	m, reader := metricsOn(t, nil)
+	// Given metrics of a registry of a and b
+	m, reader, k := metricsOn(t, map[string]state.State{"a": state.Closed, "b": state.Closed})
+	a, b := k.add("a", state.Closed), k.add("b", state.Closed)
 	ctx := context.Background()
 
 	// When a's calls succeed, time out and are rejected, and b's fails
-	m.record(ctx, "a", Success, 10*time.Millisecond)
-	m.record(ctx, "a", Success, 30*time.Millisecond)
-	m.record(ctx, "a", Timeout, 1500*time.Millisecond)
-	m.record(ctx, "a", Rejected, 0)
-	m.record(ctx, "b", Failure, time.Second)
+	m.record(ctx, a, Success, 10*time.Millisecond)
+	m.record(ctx, a, Success, 30*time.Millisecond)
+	m.record(ctx, a, Timeout, 1500*time.Millisecond)
+	m.record(ctx, a, Rejected, 0)
+	m.record(ctx, b, Failure, time.Second)
 
 	// Then tripwire.calls counts them by key and outcome
 	ms := read(t, reader)
@@ -57,12 +58,13 @@ func TestRecordCountsOutcomesTimesAndDurations(t *testing.T) {
 
 func TestLatencyByKeyPutsTheKeyOnTheHistogram(t *testing.T) {
 	// Given metrics whose histogram is by key
-	m, reader := metricsWith(t, Source{
-		States: func(func(string, state.State)) {}, Has: func(string) bool { return true }, ByKey: true})
+	k := &testKeys{}
+	a, b := k.add("a", state.Closed), k.add("b", state.Closed)
+	m, reader := metricsWith(t, k.source(true))
 
 	// When a and b are called
-	m.record(context.Background(), "a", Success, 10*time.Millisecond)
-	m.record(context.Background(), "b", Failure, 20*time.Millisecond)
+	m.record(context.Background(), a, Success, 10*time.Millisecond)
+	m.record(context.Background(), b, Failure, 20*time.Millisecond)
 
 	// Then the histogram has each key's outcome
 	counts, _ := histogramPoints(t, read(t, reader)["tripwire.call.duration"])
@@ -71,19 +73,18 @@ func TestLatencyByKeyPutsTheKeyOnTheHistogram(t *testing.T) {
 	}, counts)
 }
 
-func TestAForgottenKeyLeavesEveryKeyedInstrument(t *testing.T) {
+func TestAKeyThatLeftTheRegistryLeavesEveryKeyedInstrument(t *testing.T) {
 	// Given metrics that counted calls, transitions and restarts of a and b
-	m, reader := metricsOn(t, nil)
+	m, reader, k := metricsOn(t, map[string]state.State{"a": state.Open, "b": state.Open})
 	for _, key := range []string{"a", "b"} {
-		m.record(context.Background(), key, Failure, time.Millisecond)
+		m.record(context.Background(), k.add(key, state.Open), Failure, time.Millisecond)
 		m.transitioned(state.Transition{Key: key, From: state.Closed, To: state.Open})
 		m.restarted(key)
 	}
-	before := read(t, reader)
-	require.Len(t, sumPoints(t, before["tripwire.calls"]), 2)
+	require.Len(t, sumPoints(t, read(t, reader)["tripwire.calls"]), 2)
 
-	// When a is forgotten
-	m.Forget("a")
+	// When a leaves the registry (unregistered, or forgotten by WithMaxKeys)
+	k.remove("a")
 
 	// Then the next collection reports b alone, in every keyed instrument
 	after := read(t, reader)
@@ -93,26 +94,45 @@ func TestAForgottenKeyLeavesEveryKeyedInstrument(t *testing.T) {
 	require.Equal(t, map[string]int64{"tripwire.from=closed,tripwire.key=b,tripwire.to=open": 1},
 		sumPoints(t, after["tripwire.transitions"]))
 	require.Equal(t, map[string]int64{"tripwire.key=b": 1}, sumPoints(t, after["tripwire.restarts"]))
+	require.Len(t, gaugePoints(t, after["tripwire.state"]), 3)
 }
 
-func TestAKeyCountedAfterItLeftTheRegistryIsNotReported(t *testing.T) {
+func TestATransitionOrRestartOfAKeyThatLeftIsNotCounted(t *testing.T) {
 	// Given metrics of a registry that has b but no longer a
-	registered := map[string]bool{"b": true}
-	m, reader := metricsWith(t, Source{
-		States: func(func(string, state.State)) {},
-		Has:    func(key string) bool { return registered[key] },
-	})
+	m, reader, _ := metricsOn(t, map[string]state.State{"b": state.Closed})
 
-	// When a call of a finishes after a was forgotten, and b is called
-	m.Forget("a")
-	m.record(context.Background(), "a", Success, time.Millisecond)
-	m.record(context.Background(), "b", Success, time.Millisecond)
+	// When a transition and a restart of a are delivered late, and b trips
+	m.transitioned(state.Transition{Key: "a", From: state.Closed, To: state.Open})
+	m.restarted("a")
+	m.transitioned(state.Transition{Key: "b", From: state.Closed, To: state.Open})
 
-	// Then a is not reported, nor kept
-	require.Equal(t, map[string]int64{"tripwire.key=b,tripwire.outcome=success": 1},
-		sumPoints(t, read(t, reader)["tripwire.calls"]))
-	_, kept := m.keys.Load("a")
-	require.False(t, kept)
+	// Then only b's is reported
+	ms := read(t, reader)
+	require.Equal(t, map[string]int64{"tripwire.from=closed,tripwire.key=b,tripwire.to=open": 1},
+		sumPoints(t, ms["tripwire.transitions"]))
+	require.Empty(t, sumPoints(t, ms["tripwire.restarts"]))
+}
+
+func TestCallsRefusedForTooManyKeysAreCountedForTheRegistry(t *testing.T) {
+	// Given metrics, when two calls are refused with ErrTooManyKeys
+	m, reader, _ := metricsOn(t, nil)
+	NewCalls(m, nil).RefusedKey()
+	NewCalls(m, nil).RefusedKey()
+
+	// Then tripwire.keys.refused counts them, with no key
+	require.Equal(t, map[string]int64{"": 2}, sumPoints(t, read(t, reader)["tripwire.keys.refused"]))
+}
+
+// gaugePoints returns an int64 gauge's points as "attr=value,..." -> value.
+func gaugePoints(t *testing.T, m metricdata.Metrics) map[string]int64 {
+	t.Helper()
+	g, ok := m.Data.(metricdata.Gauge[int64])
+	require.True(t, ok, "%s is a %T", m.Name, m.Data)
+	out := map[string]int64{}
+	for _, p := range g.DataPoints {
+		out[p.Attributes.Encoded(attribute.DefaultEncoder())] = p.Value
+	}
+	return out
 }
 
 // floatPoints returns a float64 counter's points as "attr=value,..." -> value.
@@ -155,7 +175,7 @@ func keysOf[V any](m map[string]V) []string {
 
 func TestStateGaugeIsOneForTheCurrentStateAndZeroForTheOthers(t *testing.T) {
 	// Given two keys, one open and one half-open
-	_, reader := metricsOn(t, map[string]state.State{"a": state.Open, "b": state.HalfOpen})
+	_, reader, _ := metricsOn(t, map[string]state.State{"a": state.Open, "b": state.HalfOpen})
 
 	// When the reader collects
 	m := read(t, reader)["tripwire.state"]
