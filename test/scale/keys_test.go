@@ -33,7 +33,7 @@ var ok = tripwire.FuncTarget(func(context.Context, any) (any, error) { return "o
 const batch = 1000
 
 // registerAll registers keys [from, to) and returns the time per key of
-// the first batch and the median of the last ten batches' (see below).
+// the first batch and the median of the last ten batches'.
 func registerAll(tb testing.TB, reg *tripwire.Registry, from, to int, s tripwire.Settings) (first, last time.Duration) {
 	tb.Helper()
 	var times []time.Duration
@@ -47,9 +47,6 @@ func registerAll(tb testing.TB, reg *tripwire.Registry, from, to int, s tripwire
 		}
 		times = append(times, time.Since(t0)/time.Duration(end-start))
 	}
-	// The median of the last ten: at a million keys a cycle of the
-	// collector (a heap of a gigabyte) runs through two or three of them
-	// and doubled their mean in one run of two.
 	tail := slices.Clone(times[max(0, len(times)-10):])
 	slices.Sort(tail)
 	return times[0], tail[len(tail)/2]
