@@ -117,20 +117,36 @@ func (p *Pool) Close(ctx context.Context) error {
 	}
 }
 
+// work runs j, then every job it is handed, until it has had none for
+// idleTimeout. Its idle timer is armed once and, when it fires, re-armed
+// for what is left of the timeout since the last job: a Reset per job put
+// a timer update on every call.
 func (p *Pool) work(j *Job) {
 	defer p.wg.Done()
 	defer p.live.Add(-1)
 	idle := time.NewTimer(idleTimeout)
 	defer idle.Stop()
-	for {
+	for j != nil {
 		p.run(j)
-		idle.Reset(idleTimeout)
+		j = p.next(idle, time.Now())
+	}
+}
+
+// next waits for a worker's next job, given its idle timer and when its
+// last job ended; nil: the worker is done (closed, or idle too long).
+func (p *Pool) next(idle *time.Timer, done time.Time) *Job {
+	for {
 		select {
-		case j = <-p.jobs:
+		case j := <-p.jobs:
+			return j
 		case <-p.quit:
-			return
+			return nil
 		case <-idle.C:
-			return
+			left := idleTimeout - time.Since(done)
+			if left <= 0 {
+				return nil
+			}
+			idle.Reset(left)
 		}
 	}
 }

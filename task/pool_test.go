@@ -261,3 +261,30 @@ func TestPoolClassifier(t *testing.T) {
 		})
 	}
 }
+
+func TestAWorkerIdlesOutTenSecondsAfterItsLastJob(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		// Given a pool whose one worker runs a job every 6 s for 30 s (its
+		// idle timer, armed when it started, fires in between)
+		p, c := task.NewPool(sys), newCollector()
+		defer closePool(t, p)
+		for i := range 6 {
+			if i > 0 {
+				time.Sleep(6 * time.Second)
+				synctest.Wait()
+				require.Equal(t, 1, p.Live(), "the worker before job %d", i)
+			}
+			p.Submit(job(c, i, func(context.Context, any) (any, error) { return nil, nil }))
+			require.Len(t, c.settled(), 1)
+			require.Equal(t, 1, p.Live(), "job %d", i)
+		}
+
+		// Then it is still there 9.9 s after the last job, and gone at 10 s
+		time.Sleep(9900 * time.Millisecond)
+		synctest.Wait()
+		require.Equal(t, 1, p.Live())
+		time.Sleep(100 * time.Millisecond)
+		synctest.Wait()
+		require.Zero(t, p.Live())
+	})
+}
