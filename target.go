@@ -36,7 +36,9 @@ func ActorTarget(pid *actor.PID) Target {
 }
 
 // FuncTarget protects a function. It runs on a worker with a context that
-// carries the call's deadline and the caller's cancellation; a returned
+// carries the call's deadline and the caller's cancellation, and ends
+// (context.Canceled, if nothing ended it before) once the call has its
+// answer: what the function started with it is told to stop. A returned
 // error counts as a failure, and a panic is recovered as ErrTargetPanic.
 func FuncTarget(fn func(ctx context.Context, msg any) (any, error)) Target {
 	return targetSpec{fn: fn}

@@ -249,7 +249,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 	c.engage() // the target's hold on the call, until it is done with it
 	if fn := b.cfg.Target.Func; fn != nil {
 		c.job = task.Job{
-			Ctx: &c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
+			Ctx: c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
 			Classify: b.rules.Classify, ReplyTo: &b.cfg.Mailbox, Token: c,
 		}
 		b.cfg.Shared.Pool.Submit(&c.job)
@@ -290,7 +290,7 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 	}
 	now := since(c.admitted)
 	b.lastActive = monoOf(now)
-	b.end(ctx, c, kind, false, Result{Value: o.Value, Err: o.Err}, now)
+	b.end(ctx, c, kind, false, true, Result{Value: o.Value, Err: o.Err}, now)
 }
 
 // end is the end of a call the breaker's table held (its target answered,
@@ -301,7 +301,7 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 // caches makes its caller wait for none of their memory, and a Snapshot,
 // a later turn, sees the call counted. Every place that ends a call in
 // flight ends it here.
-func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout bool, res Result, now time.Time) {
+func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout, done bool, res Result, now time.Time) {
 	claimed := c.claim()
 	canceled := !claimed && c.wasWithdrawn()
 	if canceled {
@@ -310,11 +310,14 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout 
 	d := now.Sub(c.admitted)
 	t, measured := b.tallyEnd(kind, canceled, timeout, res.Err, d)
 	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: d, Timeout: timeout, Rand: rand.Float64()}, now)
+	// A function target's context ends with its call (what it started
+	// with the context is told to stop); it is the call's alone.
+	c.ctx.cancel(context.Canceled)
 	if claimed {
-		// The last touch of c (and of an ask's completion, which lives in
-		// c): once answered, the caller may reuse the call of an actor
-		// target that replied.
-		c.spent = c.ask != nil
+		// The last touch of c (and of its target's completion, which lives
+		// in c): once answered, the caller may reuse the call of a target
+		// done with it (done: its outcome is the answer).
+		c.spent = done
 		c.deliver(res)
 	}
 	b.count(t, now, d, measured)

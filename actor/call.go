@@ -25,7 +25,10 @@ type Call struct {
 	courier atomic.Pointer[task.Ask]
 	result  Result
 	status  atomic.Int32
-	ctx     callCtx
+	// ctx is what a function target runs with: an allocation of its own,
+	// which the target may keep after the call (nil for an actor target's
+	// call from a Caller, which needs none).
+	ctx *callCtx
 
 	sent time.Time // when the caller sent it, if it said
 
@@ -36,9 +39,9 @@ type Call struct {
 	cell  *Cell
 	limit int
 
-	// spent: answered by its breaker from its ask's outcome, after which
-	// nothing but the caller refers to the call (see Reusable). Written
-	// before the answer's signal, read after it.
+	// spent: answered by its breaker from its target's outcome, after
+	// which nothing but the caller refers to the call (see Reusable).
+	// Written before the answer's signal, read after it.
 	spent bool
 
 	// owned by the breaker that admitted the call
@@ -71,8 +74,13 @@ const (
 func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	c := &Call{signal: make(chan struct{}, signals)}
 	c.Reuse(ctx, msg, deadline, sent)
+	c.forFunc()
 	return c
 }
+
+// forFunc gives the call the context a function target runs with. The
+// caller does it before it posts the call.
+func (c *Call) forFunc() { c.ctx = &callCtx{parent: c.Ctx, deadline: c.Deadline} }
 
 // Hold makes the call occupy one of cell's MaxInFlight slots (limit, as
 // Cell.Admit counted it) until both its caller has released it and its
@@ -102,19 +110,19 @@ func (c *Call) engage() {
 }
 
 // Reusable reports, once the caller has taken the answer, whether nothing
-// but the caller refers to c any more, so that Reset may ready it for
-// another request: its breaker answered it from its actor target's reply
-// (the breaker's table and the reply router have let go of it, and the
-// target was given a sender PID of the ask's own), and its channel is
-// drained. Calls to function targets are never reusable: the target may keep
-// the context it was given, which lives in the call.
+// but the caller refers to c any more, so that Reuse may ready it for
+// another request: its breaker answered it from its target's outcome — an
+// actor target's reply (the breaker's table and the reply router have let
+// go of it, and the target was given a sender PID of the ask's own) or a
+// function target's return (its worker has let go of it, and the context
+// the target may keep is an allocation of its own) — and its channel is
+// drained.
 func (c *Call) Reusable() bool { return c.spent && len(c.signal) == 0 }
 
 // Reuse readies a reusable call for a new request, keeping its channel.
 func (c *Call) Reuse(ctx context.Context, msg any, deadline, sent time.Time) {
 	signal := c.signal
 	*c = Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: signal, index: -1}
-	c.ctx = callCtx{parent: ctx, deadline: deadline}
 }
 
 // now is the time, read from sent if the caller gave it.

@@ -44,8 +44,12 @@ func (x *callCtx) Err() error {
 
 func (x *callCtx) Value(key any) any { return x.parent.Value(key) }
 
-// cancel ends the context with err; later calls do nothing.
+// cancel ends the context with err; later calls do nothing, and so does a
+// call without one (an actor target's).
 func (x *callCtx) cancel(err error) {
+	if x == nil {
+		return
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.err != nil {

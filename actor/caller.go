@@ -38,7 +38,7 @@ func NewCaller(pool *task.Pool) *Caller { return &Caller{pool: pool} }
 // slot that cell.Admit(limit) counted until it has its answer and its target
 // is done with it.
 func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time) (any, error) {
-	c := k.newCall(ctx, msg, deadline, now)
+	c := k.newCall(mb, ctx, msg, deadline, now)
 	c.Hold(cell, limit)
 	bs := k.backstop(c, graceAfter(deadline.Sub(now)))
 	v, err := k.wait(ctx, mb, c)
@@ -49,12 +49,18 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 	return v, err
 }
 
-func (k *Caller) newCall(ctx context.Context, msg any, deadline, now time.Time) *Call {
-	if c, ok := k.calls.Get().(*Call); ok {
-		c.Reuse(ctx, msg, deadline, now)
-		return c
+// newCall returns a call for mb's key, from the pool if one is there; a
+// call of a function target gets the context the target will run with.
+func (k *Caller) newCall(mb *Mailbox, ctx context.Context, msg any, deadline, now time.Time) *Call {
+	c, ok := k.calls.Get().(*Call)
+	if !ok {
+		return NewCall(ctx, msg, deadline, now)
 	}
-	return NewCall(ctx, msg, deadline, now)
+	c.Reuse(ctx, msg, deadline, now)
+	if mb.owner == nil || mb.owner.Target.Func != nil {
+		c.forFunc()
+	}
+	return c
 }
 
 // wait posts c to mb and returns its one answer. The caller waits on its
