@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,20 +46,36 @@ const idleTimeout = 10 * time.Second
 // Pool runs Jobs on long-lived goroutines. It grows when every worker is busy
 // (a hung target never delays another call) and shrinks as workers idle out.
 // Submit never blocks.
+//
+// An idle worker waits on a channel of its own, on a stack of idle workers:
+// a job goes to the one that finished last (its stack and caches are the
+// warmest) with one lock and one send, and a worker waits with a plain
+// receive, not a select over the pool's job queue, its quit channel and an
+// idle timer, which cost every call those three channels' locks. One timer
+// for the pool retires the workers idle for idleTimeout.
 type Pool struct {
 	replies *Router
-	jobs    chan *Job
-	quit    chan struct{}
 	closed  atomic.Bool
 	live    atomic.Int64
 	wg      sync.WaitGroup
 	once    sync.Once
+
+	mu    sync.Mutex
+	idle  []*worker   // the idle workers, the longest idle first
+	reap  *time.Timer // retires idle workers; armed while any is idle
+	armed bool        // reap is armed
+}
+
+// worker is one of the pool's goroutines, as the idle stack holds it.
+type worker struct {
+	jobs  chan *Job // its next job, or nil: retire (room for one: no sender waits)
+	since time.Time // when it went idle
 }
 
 // NewPool returns a pool, with the Router in sys for the asks of the same
 // registry. Workers post each outcome to its job's ReplyTo.
 func NewPool(sys *actor.ActorSystem) *Pool {
-	return &Pool{replies: NewRouter(sys), jobs: make(chan *Job), quit: make(chan struct{})}
+	return &Pool{replies: NewRouter(sys)}
 }
 
 // Replies is the Router the registry's asks of actor targets reply through.
@@ -89,13 +106,19 @@ func (p *Pool) Go(fn func()) bool {
 }
 
 func (p *Pool) dispatch(j *Job) {
-	select {
-	case p.jobs <- j:
-	default:
-		p.live.Add(1)
-		p.wg.Add(1)
-		go p.work(j)
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		w := p.idle[n-1]
+		p.idle[n-1] = nil
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		w.jobs <- j
+		return
 	}
+	p.mu.Unlock()
+	p.live.Add(1)
+	p.wg.Add(1)
+	go p.work(&worker{jobs: make(chan *Job, 1)}, j)
 }
 
 // Close stops idle workers and waits, until ctx is done, for busy ones. A
@@ -104,7 +127,16 @@ func (p *Pool) dispatch(j *Job) {
 func (p *Pool) Close(ctx context.Context) error {
 	p.once.Do(func() {
 		p.closed.Store(true)
-		close(p.quit)
+		p.mu.Lock()
+		idle := p.idle
+		p.idle = nil
+		if p.reap != nil {
+			p.reap.Stop()
+		}
+		p.mu.Unlock()
+		for _, w := range idle {
+			w.jobs <- nil
+		}
 		p.replies.Close()
 	})
 	done := make(chan struct{})
@@ -117,44 +149,63 @@ func (p *Pool) Close(ctx context.Context) error {
 	}
 }
 
-// work runs j, then every job it is handed, until it has had none for
-// idleTimeout. Its idle timer is armed once and, when it fires, re-armed
-// for what is left of the timeout since the last job: a Reset per job put
-// a timer update on every call.
-func (p *Pool) work(j *Job) {
+// work runs j, then every job it is handed, until it is retired.
+func (p *Pool) work(w *worker, j *Job) {
 	defer p.wg.Done()
 	defer p.live.Add(-1)
-	idle := time.NewTimer(idleTimeout)
-	defer idle.Stop()
-	for j != nil {
-		p.run(j)
-		j = p.next(idle, time.Now())
+	for j != nil && p.park(w, p.run(j)) {
+		j = <-w.jobs
 	}
 }
 
-// next waits for a worker's next job, given its idle timer and when its
-// last job ended; nil: the worker is done (closed, or idle too long).
-func (p *Pool) next(idle *time.Timer, done time.Time) *Job {
-	for {
-		select {
-		case j := <-p.jobs:
-			return j
-		case <-p.quit:
-			return nil
-		case <-idle.C:
-			left := idleTimeout - time.Since(done)
-			if left <= 0 {
-				return nil
-			}
-			idle.Reset(left)
+// park puts w, whose last job ended at done, on the idle stack; false: the
+// pool is closed, and w retires.
+func (p *Pool) park(w *worker, done time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed.Load() {
+		return false
+	}
+	w.since = done
+	p.idle = append(p.idle, w)
+	if !p.armed {
+		p.armed = true
+		if p.reap == nil {
+			p.reap = time.AfterFunc(idleTimeout, p.retire)
+		} else {
+			p.reap.Reset(idleTimeout)
 		}
 	}
+	return true
 }
 
-func (p *Pool) run(j *Job) {
+// retire ends the workers idle for idleTimeout, and arms the timer for the
+// next one due, if any is idle.
+func (p *Pool) retire() {
+	p.mu.Lock()
+	now := time.Now()
+	n := 0
+	for n < len(p.idle) && now.Sub(p.idle[n].since) >= idleTimeout {
+		n++
+	}
+	old := slices.Clone(p.idle[:n])
+	clear(p.idle[:n])
+	p.idle = append(p.idle[:0], p.idle[n:]...)
+	p.armed = len(p.idle) > 0 && !p.closed.Load()
+	if p.armed {
+		p.reap.Reset(idleTimeout - now.Sub(p.idle[0].since))
+	}
+	p.mu.Unlock()
+	for _, w := range old {
+		w.jobs <- nil
+	}
+}
+
+// run runs j and returns when it ended.
+func (p *Pool) run(j *Job) time.Time {
 	if j.Run != nil {
 		j.Run()
-		return
+		return time.Now()
 	}
 	ctx := j.Ctx
 	if d, ok := ctx.Deadline(); !ok || d.After(j.Deadline) {
@@ -167,6 +218,7 @@ func (p *Pool) run(j *Job) {
 	o := Completion{Token: j.Token, Value: v, Err: err}
 	j.Classify.classify(&o)
 	p.report(j, o)
+	return time.Now()
 }
 
 // call runs the target and turns a panic into ErrTargetPanic.
