@@ -22,15 +22,17 @@ type breaker struct {
 	circuit state.Circuit
 
 	inflight deadlines
-	// the one timer armed at the earliest deadline, and its tag
-	tickCancel func() bool
-	tickAt     mono
-	tickSeq    uint32
-	idleSeq    uint32
+	// the tick armed at the earliest deadline (on the shared timer, through
+	// tick), and its tag
+	tick    *ticket
+	tickAt  mono
+	tickSeq uint32
+	idleSeq uint32
 
 	recoveryCancel func() bool
 	watching       bool // the actor target is watched
 	draining       bool // a check that drops a quiet key's window is armed
+	ticking        bool // a deadline tick is armed (at tickAt)
 	reason         reasonCode
 	drainSeq       uint16
 	lastActive     mono         // last admission or outcome, for IdleTimeout
@@ -179,7 +181,7 @@ func (b *breaker) stop(err error) {
 		}
 	}
 	b.inflight = nil
-	b.cancelTick()
+	b.endTicks()
 	if b.recoveryCancel != nil {
 		b.recoveryCancel()
 	}

@@ -59,7 +59,7 @@ func (b *breaker) armDrain() {
 	w.ticket = new(ticket)
 	w.ticket.mb.Store(&b.cfg.Mailbox)
 	b.cfg.Shared.Idle.armTicket(StatsWindow, w.ticket,
-		idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.drainSeq), drain: true})
+		&idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.drainSeq), drain: true})
 }
 
 // endDrain lets go of the key in the drain check armed, if any: the

@@ -16,7 +16,7 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 	if t.incarnation != b.circuit.Gen.Incarnation || t.seq != uint64(b.tickSeq) {
 		return
 	}
-	b.tickCancel, b.tickAt = nil, 0
+	b.ticking, b.tickAt = false, 0
 	now := time.Now()
 	expired := false
 	for c := b.inflight.earliest(); c != nil && !now.Before(c.Deadline); c = b.inflight.earliest() {
@@ -35,18 +35,36 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 // armTick keeps one timer armed at the earliest deadline in flight.
 func (b *breaker) armTick(ctx actor.Context, now time.Time) {
 	c := b.inflight.earliest()
-	if c == nil || (b.tickCancel != nil && monoOf(c.Deadline) >= b.tickAt) {
+	if c == nil || (b.ticking && monoOf(c.Deadline) >= b.tickAt) {
 		return
 	}
 	b.cancelTick()
 	b.tickSeq++
-	b.tickAt = monoOf(c.Deadline)
-	b.tickCancel = b.after(c.Deadline.Sub(now), &deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.tickSeq)})
+	b.tickAt, b.ticking = monoOf(c.Deadline), true
+	if b.tick == nil {
+		b.tick = new(ticket)
+		b.tick.mb.Store(&b.cfg.Mailbox)
+	}
+	// On the registry's shared timer, through the incarnation's ticket: a
+	// stopped breaker's ticks reach nobody, and keep nothing of its key.
+	b.cfg.Shared.Idle.armTicket(c.Deadline.Sub(now), b.tick,
+		&deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.tickSeq)})
 }
 
+// cancelTick forgets the tick armed, if any: when it comes, its tag is
+// stale and it does nothing.
 func (b *breaker) cancelTick() {
-	if b.tickCancel != nil {
-		b.tickCancel()
-		b.tickCancel = nil
+	if b.ticking {
+		b.ticking = false
+		b.tickSeq++
+	}
+}
+
+// endTicks lets go of the key in the ticks armed: the breaker stops.
+func (b *breaker) endTicks() {
+	b.cancelTick()
+	if b.tick != nil {
+		b.tick.mb.Store(nil)
+		b.tick = nil
 	}
 }

@@ -7,12 +7,14 @@ import (
 	"time"
 )
 
-// IdleTimers are the idle checks of every breaker of a registry, on one
-// timer: a timer per breaker would cost each key with an IdleTimeout about
-// 160 bytes for as long as it lives, and a registry may hold a million. A
-// check due is posted to its key's mailbox as an idleCheck, which the
-// breaker that armed it takes (any other ignores it, and a key with no
-// breaker drops it). The zero value is ready to use.
+// IdleTimers are the idle checks and deadline ticks of every breaker of a
+// registry, on one timer: a timer per breaker would cost each key with an
+// IdleTimeout about 160 bytes for as long as it lives, and a runtime timer
+// per deadline tick starts a goroutine each time one fires — a hundred
+// thousand keys called once start a hundred thousand together, CallTimeout
+// later. A message due is posted to its key's mailbox; the breaker that
+// armed it takes it (any other ignores it, and a key with no breaker drops
+// it). The zero value is ready to use.
 type IdleTimers struct {
 	mu      sync.Mutex
 	base    time.Time // the clock's origin: due times are durations since it
@@ -27,7 +29,7 @@ type idleDue struct {
 	at  time.Duration
 	mb  *Mailbox
 	tk  *ticket // instead of mb: a check whose key may go away first
-	msg idleCheck
+	msg timer
 }
 
 // ticket names the mailbox of a check that must not keep its key alive: a
@@ -50,12 +52,12 @@ func (h *idleHeap) Pop() any {
 }
 
 // arm posts msg to mb after d.
-func (t *IdleTimers) arm(d time.Duration, mb *Mailbox, msg idleCheck) {
+func (t *IdleTimers) arm(d time.Duration, mb *Mailbox, msg timer) {
 	t.push(d, idleDue{mb: mb, msg: msg})
 }
 
 // armTicket posts msg to tk's mailbox after d, if tk still has one.
-func (t *IdleTimers) armTicket(d time.Duration, tk *ticket, msg idleCheck) {
+func (t *IdleTimers) armTicket(d time.Duration, tk *ticket, msg timer) {
 	t.push(d, idleDue{tk: tk, msg: msg})
 }
 
@@ -111,8 +113,7 @@ func (t *IdleTimers) fire() {
 				continue // its key went away
 			}
 		}
-		msg := ready[i].msg
-		mb.PostUserMessage(&msg)
+		mb.PostUserMessage(ready[i].msg)
 	}
 }
 

@@ -13,9 +13,9 @@ func TestIdleTimersPostEachCheckWhenDueInOrder(t *testing.T) {
 		var timers IdleTimers
 		r := &recorder{}
 		m := newTestMailbox(r)
-		timers.arm(3*time.Second, m, idleCheck{seq: 3})
-		timers.arm(time.Second, m, idleCheck{seq: 1})
-		timers.arm(2*time.Second, m, idleCheck{seq: 2})
+		timers.arm(3*time.Second, m, &idleCheck{seq: 3})
+		timers.arm(time.Second, m, &idleCheck{seq: 1})
+		timers.arm(2*time.Second, m, &idleCheck{seq: 2})
 		require.Equal(t, 3, timers.Len())
 
 		time.Sleep(time.Second + time.Millisecond)
@@ -38,8 +38,8 @@ func TestIdleTimersDropACheckWhoseTicketWasCleared(t *testing.T) {
 		gone, kept := new(ticket), new(ticket)
 		gone.mb.Store(m)
 		kept.mb.Store(m)
-		timers.armTicket(time.Second, gone, idleCheck{seq: 1, drain: true})
-		timers.armTicket(time.Second, kept, idleCheck{seq: 2, drain: true})
+		timers.armTicket(time.Second, gone, &idleCheck{seq: 1, drain: true})
+		timers.armTicket(time.Second, kept, &idleCheck{seq: 2, drain: true})
 		gone.mb.Store(nil)
 
 		// Then only the other is posted
@@ -55,9 +55,9 @@ func TestIdleTimersPostNothingAfterStop(t *testing.T) {
 		var timers IdleTimers
 		r := &recorder{}
 		m := newTestMailbox(r)
-		timers.arm(time.Second, m, idleCheck{seq: 1})
+		timers.arm(time.Second, m, &idleCheck{seq: 1})
 		timers.Stop()
-		timers.arm(time.Second, m, idleCheck{seq: 2})
+		timers.arm(time.Second, m, &idleCheck{seq: 2})
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
 		require.Empty(t, r.messages())
