@@ -1,0 +1,51 @@
+package regress
+
+import (
+	"context"
+	"fmt"
+	"runtime/metrics"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
+)
+
+// goroutinesCreated is how many goroutines the process has started.
+func goroutinesCreated() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// Regression: each breaker armed a runtime timer at its earliest call
+// deadline, and the runtime starts a goroutine for each one that fires, so
+// keys called once each started a goroutine apiece a CallTimeout later
+// (100,000 at once in the 100,000-key test, whose descriptors the runtime
+// keeps: 60-170 B a key of heap). The ticks share the registry's timer now.
+func TestDeadlineTicksStartNoGoroutineEach(t *testing.T) {
+	const keys = 1000
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given a thousand keys, each called once
+		echo := tripwire.FuncTarget(func(_ context.Context, m any) (any, error) { return m, nil })
+		for i := range keys {
+			k := fmt.Sprintf("k%d", i)
+			testkit.Register(t, e.Reg, k, echo, tripwire.Settings{CallTimeout: time.Second})
+			if _, err := e.Reg.Call(context.Background(), k, i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait()
+
+		// When their calls' deadlines pass (each breaker's tick comes)
+		before := goroutinesCreated()
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+
+		// Then that started no goroutine per key
+		if n := goroutinesCreated() - before; n > keys/10 {
+			t.Fatalf("%d goroutines started as %d keys' deadline ticks came, want at most %d", n, keys, keys/10)
+		}
+	})
+}
