@@ -341,11 +341,17 @@ func read(t *testing.T, reader *sdkmetric.ManualReader) map[string]metricdata.Me
 // sumPoints returns an int64 counter's points as "attr=value,..." -> value.
 func sumPoints(t *testing.T, m metricdata.Metrics) map[string]int64 {
 	t.Helper()
-	out := map[string]int64{}
+	return counterPoints[int64](t, m)
+}
+
+// counterPoints returns a counter's points as "attr=value,..." -> value.
+func counterPoints[N int64 | float64](t *testing.T, m metricdata.Metrics) map[string]N {
+	t.Helper()
+	out := map[string]N{}
 	if m.Data == nil {
 		return out
 	}
-	sum, ok := m.Data.(metricdata.Sum[int64])
+	sum, ok := m.Data.(metricdata.Sum[N])
 	require.True(t, ok, "%s is a %T", m.Name, m.Data)
 	for _, p := range sum.DataPoints {
 		out[p.Attributes.Encoded(attribute.DefaultEncoder())] += p.Value

@@ -39,7 +39,7 @@ func TestRecordCountsOutcomesTimesAndDurations(t *testing.T) {
 	// And tripwire.call.time sums the durations of the calls that reached
 	// a breaker, by key and outcome (a rejection has none)
 	require.Equal(t, "s", ms["tripwire.call.time"].Unit)
-	times := floatPoints(t, ms["tripwire.call.time"])
+	times := counterPoints[float64](t, ms["tripwire.call.time"])
 	require.Len(t, times, 3)
 	require.InDelta(t, 0.04, times["tripwire.key=a,tripwire.outcome=success"], 1e-9)
 	require.InDelta(t, 1.5, times["tripwire.key=a,tripwire.outcome=timeout"], 1e-9)
@@ -90,7 +90,7 @@ func TestAKeyThatLeftTheRegistryLeavesEveryKeyedInstrument(t *testing.T) {
 	after := read(t, reader)
 	require.Equal(t, map[string]int64{"tripwire.key=b,tripwire.outcome=failure": 1},
 		sumPoints(t, after["tripwire.calls"]))
-	require.Equal(t, []string{"tripwire.key=b,tripwire.outcome=failure"}, keysOf(floatPoints(t, after["tripwire.call.time"])))
+	require.Equal(t, []string{"tripwire.key=b,tripwire.outcome=failure"}, keysOf(counterPoints[float64](t, after["tripwire.call.time"])))
 	require.Equal(t, map[string]int64{"tripwire.from=closed,tripwire.key=b,tripwire.to=open": 1},
 		sumPoints(t, after["tripwire.transitions"]))
 	require.Equal(t, map[string]int64{"tripwire.key=b": 1}, sumPoints(t, after["tripwire.restarts"]))
@@ -131,21 +131,6 @@ func gaugePoints(t *testing.T, m metricdata.Metrics) map[string]int64 {
 	out := map[string]int64{}
 	for _, p := range g.DataPoints {
 		out[p.Attributes.Encoded(attribute.DefaultEncoder())] = p.Value
-	}
-	return out
-}
-
-// floatPoints returns a float64 counter's points as "attr=value,..." -> value.
-func floatPoints(t *testing.T, m metricdata.Metrics) map[string]float64 {
-	t.Helper()
-	out := map[string]float64{}
-	if m.Data == nil {
-		return out
-	}
-	sum, ok := m.Data.(metricdata.Sum[float64])
-	require.True(t, ok, "%s is a %T", m.Name, m.Data)
-	for _, p := range sum.DataPoints {
-		out[p.Attributes.Encoded(attribute.DefaultEncoder())] += p.Value
 	}
 	return out
 }
