@@ -62,8 +62,9 @@ func registerTail(b *testing.B, big, small *tripwire.Registry) (atMillion, atTho
 }
 
 // BenchmarkMillionKeys registers a million keys in one registry and reports
-// what that costs (Register time per key at the first and last thousand,
-// heap per key, Keys, one Snapshot, Shutdown), next to its peers in the
+// what that costs (Register time per key at the first thousand and at a
+// million against a thousand (registerTail), heap per key registered and
+// called once and then quiet, Keys, one Snapshot, Shutdown), next to its peers in the
 // same run: a million gobreakers in a map, and a million plain protoactor
 // actors (the floor of any actor per key). Run once: make scale.
 func BenchmarkMillionKeys(b *testing.B) {
@@ -102,6 +103,11 @@ func BenchmarkMillionKeys(b *testing.B) {
 				}
 			}
 			snap := time.Since(t0) / snaps
+			// Every key called once and then quiet: its statistics' window
+			// given back a window later (its drain check), its totals kept
+			callAll(b, reg, 0, million, 8)
+			time.Sleep(tripwire.StatsWindow + 5*time.Second)
+			calledPerKey := float64(heap()-base) / million
 			t0 = time.Now()
 			if err := reg.Shutdown(context.Background()); err != nil {
 				b.Fatal(err)
@@ -113,6 +119,7 @@ func BenchmarkMillionKeys(b *testing.B) {
 			b.ReportMetric(float64(atThousand.Nanoseconds()), "ns/key-at1k-meanwhile")
 			b.ReportMetric(float64(atMillion)/float64(atThousand), "x-growth")
 			b.ReportMetric(perKey, "B/key")
+			b.ReportMetric(calledPerKey, "B/key-called-quiet")
 			b.ReportMetric(listed.Seconds(), "s-Keys")
 			b.ReportMetric(float64(snap.Nanoseconds()), "ns-Snapshot")
 			b.ReportMetric(down.Seconds(), "s-Shutdown")
