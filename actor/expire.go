@@ -46,8 +46,9 @@ func (b *breaker) armTick(ctx actor.Context, now time.Time) {
 		b.tick.mb.Store(&b.cfg.Mailbox)
 	}
 	// On the registry's shared timer, through the incarnation's ticket: a
-	// stopped breaker's ticks reach nobody, and keep nothing of its key.
-	b.cfg.Shared.Idle.armTicket(c.Deadline.Sub(now), b.tick,
+	// stopped breaker's ticks reach nobody, and keep nothing of its key;
+	// the tick armed before, if it is still to come, is moved.
+	b.cfg.Shared.Idle.rearm(c.Deadline.Sub(now), b.tick,
 		&deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.tickSeq)})
 }
 

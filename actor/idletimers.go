@@ -34,21 +34,43 @@ type idleDue struct {
 
 // ticket names the mailbox of a check that must not keep its key alive: a
 // key unregistered before the check is due clears it, and the heap then
-// keeps 16 bytes of it, not the key.
-type ticket struct{ mb atomic.Pointer[Mailbox] }
+// keeps 16 bytes of it, not the key. A ticket is in the heap at most once
+// for rearm: pos is its place there plus one (0: not in it), kept under the
+// timers' lock.
+type ticket struct {
+	mb  atomic.Pointer[Mailbox]
+	pos int
+}
 
 type idleHeap []idleDue
 
 func (h idleHeap) Len() int           { return len(h) }
 func (h idleHeap) Less(i, j int) bool { return h[i].at < h[j].at }
-func (h idleHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *idleHeap) Push(x any)        { *h = append(*h, x.(idleDue)) }
+func (h idleHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h.placed(i)
+	h.placed(j)
+}
+func (h *idleHeap) Push(x any) {
+	*h = append(*h, x.(idleDue))
+	h.placed(len(*h) - 1)
+}
 func (h *idleHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
 	old[len(old)-1] = idleDue{}
 	*h = old[:len(old)-1]
+	if x.tk != nil {
+		x.tk.pos = 0
+	}
 	return x
+}
+
+// placed records where entry i's ticket is.
+func (h idleHeap) placed(i int) {
+	if tk := h[i].tk; tk != nil {
+		tk.pos = i + 1
+	}
 }
 
 // arm posts msg to mb after d.
@@ -59,6 +81,25 @@ func (t *IdleTimers) arm(d time.Duration, mb *Mailbox, msg timer) {
 // armTicket posts msg to tk's mailbox after d, if tk still has one.
 func (t *IdleTimers) armTicket(d time.Duration, tk *ticket, msg timer) {
 	t.push(d, idleDue{tk: tk, msg: msg})
+}
+
+// rearm posts msg to tk's mailbox after d, if tk still has one, instead of
+// what tk was armed with if that has not come yet: a ticket stays in the
+// heap once however often it is armed (a breaker's deadline tick moves
+// earlier with each call whose deadline is sooner).
+func (t *IdleTimers) rearm(d time.Duration, tk *ticket, msg timer) {
+	t.mu.Lock()
+	if tk.pos == 0 || t.stopped {
+		t.mu.Unlock()
+		t.push(d, idleDue{tk: tk, msg: msg})
+		return
+	}
+	defer t.mu.Unlock()
+	at := time.Since(t.base) + d
+	i := tk.pos - 1
+	t.due[i].at, t.due[i].msg = at, msg
+	heap.Fix(&t.due, i)
+	t.schedule(at)
 }
 
 func (t *IdleTimers) push(d time.Duration, due idleDue) {

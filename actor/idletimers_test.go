@@ -63,3 +63,58 @@ func TestIdleTimersPostNothingAfterStop(t *testing.T) {
 		require.Empty(t, r.messages())
 	})
 }
+
+func TestIdleTimersRearmMovesATicketInsteadOfAddingOne(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// Given a ticket armed at 10 s among other checks
+		var timers IdleTimers
+		r := &recorder{}
+		m := newTestMailbox(r)
+		tk := new(ticket)
+		tk.mb.Store(m)
+		timers.arm(3*time.Second, m, &idleCheck{seq: 100})
+		timers.rearm(10*time.Second, tk, &deadlineTick{seq: 1})
+		timers.arm(4*time.Second, m, &idleCheck{seq: 101})
+
+		// When it is armed again sooner, twice
+		timers.rearm(5*time.Second, tk, &deadlineTick{seq: 2})
+		timers.rearm(2*time.Second, tk, &deadlineTick{seq: 3})
+
+		// Then the heap holds it once, and only its last arming comes, when due
+		require.Equal(t, 3, timers.Len())
+		time.Sleep(2*time.Second + time.Millisecond)
+		synctest.Wait()
+		require.Equal(t, []any{&deadlineTick{seq: 3}}, r.messages())
+
+		// And once it came, arming it again puts it back
+		timers.rearm(time.Second, tk, &deadlineTick{seq: 4})
+		require.Equal(t, 3, timers.Len())
+		time.Sleep(20 * time.Second)
+		synctest.Wait()
+		require.Equal(t, []any{&deadlineTick{seq: 3}, &idleCheck{seq: 100}, &deadlineTick{seq: 4}, &idleCheck{seq: 101}}, r.messages())
+		require.Zero(t, timers.Len())
+		timers.Stop()
+	})
+}
+
+func TestIdleTimersRearmLater(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// Given a ticket armed at 1 s, moved to 3 s before it came
+		var timers IdleTimers
+		r := &recorder{}
+		m := newTestMailbox(r)
+		tk := new(ticket)
+		tk.mb.Store(m)
+		timers.rearm(time.Second, tk, &deadlineTick{seq: 1})
+		timers.rearm(3*time.Second, tk, &deadlineTick{seq: 2})
+
+		// Then nothing comes at 1 s, and its message at 3 s
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		require.Empty(t, r.messages())
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		require.Equal(t, []any{&deadlineTick{seq: 2}}, r.messages())
+		timers.Stop()
+	})
+}
