@@ -35,9 +35,7 @@ func TestIdleTimersDropACheckWhoseTicketWasCleared(t *testing.T) {
 		var timers IdleTimers
 		r := &recorder{}
 		m := newTestMailbox(r)
-		gone, kept := new(ticket), new(ticket)
-		gone.mb.Store(m)
-		kept.mb.Store(m)
+		gone, kept := ticketOf(m), ticketOf(m)
 		timers.armTicket(time.Second, gone, &idleCheck{seq: 1, drain: true})
 		timers.armTicket(time.Second, kept, &idleCheck{seq: 2, drain: true})
 		gone.mb.Store(nil)
@@ -70,8 +68,7 @@ func TestIdleTimersRearmMovesATicketInsteadOfAddingOne(t *testing.T) {
 		var timers IdleTimers
 		r := &recorder{}
 		m := newTestMailbox(r)
-		tk := new(ticket)
-		tk.mb.Store(m)
+		tk := ticketOf(m)
 		timers.arm(3*time.Second, m, &idleCheck{seq: 100})
 		timers.rearm(10*time.Second, tk, &deadlineTick{seq: 1})
 		timers.arm(4*time.Second, m, &idleCheck{seq: 101})
@@ -103,8 +100,7 @@ func TestIdleTimersRearmLater(t *testing.T) {
 		var timers IdleTimers
 		r := &recorder{}
 		m := newTestMailbox(r)
-		tk := new(ticket)
-		tk.mb.Store(m)
+		tk := ticketOf(m)
 		timers.rearm(time.Second, tk, &deadlineTick{seq: 1})
 		timers.rearm(3*time.Second, tk, &deadlineTick{seq: 2})
 
@@ -117,4 +113,11 @@ func TestIdleTimersRearmLater(t *testing.T) {
 		require.Equal(t, []any{&deadlineTick{seq: 2}}, r.messages())
 		timers.Stop()
 	})
+}
+
+// ticketOf returns a ticket naming m.
+func ticketOf(m *Mailbox) *ticket {
+	tk := new(ticket)
+	tk.mb.Store(m)
+	return tk
 }
