@@ -46,7 +46,7 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 		Wake: func(c *tactor.Config) { r.sys.Root.Send(r.sup, &supervisor.Wake{Config: c}) }}
 	r.maxKeys = o.maxKeys
 	r.supervisor = supervisor.New(&r.keys, r.log)
-	r.supervisor.SetMaxKeys(o.maxKeys, nil)
+	r.supervisor.SetMaxKeys(o.maxKeys)
 	r.sup, err = r.sys.Root.SpawnNamed(r.supervisor.Props(),
 		"tripwire-"+r.sys.ProcessRegistry.NextId())
 	if err != nil {

@@ -23,12 +23,9 @@ type napped struct {
 	nap uint32
 }
 
-// SetMaxKeys bounds the registry's keys at n (0: no bound), and calls
-// forgot with each key forgotten to stay within it. Call it before the
-// supervisor starts.
-func (s *Supervisor) SetMaxKeys(n int, forgot func(key string)) {
-	s.maxKeys, s.forgot = n, forgot
-}
+// SetMaxKeys bounds the registry's keys at n (0: no bound). Call it before
+// the supervisor starts.
+func (s *Supervisor) SetMaxKeys(n int) { s.maxKeys = n }
 
 // Forgettable reports how many keys could be forgotten now to make room;
 // safe for concurrent use.
@@ -85,9 +82,6 @@ func (s *Supervisor) makeRoom() bool {
 		f.live.Add(-1)
 		it.e.Cell.Naps++
 		it.e.Mailbox.Discard(errs.ErrForgotten)
-		if s.forgot != nil {
-			s.forgot(it.e.Key)
-		}
 		f.compact()
 		return true
 	}

@@ -49,7 +49,6 @@ type Supervisor struct {
 	stopping bool       // the registry is shutting down
 	drained  chan error // Shutdown's reply, once no breaker is alive
 	maxKeys  int        // 0: no bound (see SetMaxKeys)
-	forgot   func(key string)
 	forget   forgettable
 }
 
