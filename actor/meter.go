@@ -3,8 +3,12 @@ package actor
 import "sync/atomic"
 
 // MeterOutcomes is how many outcomes the metrics count a call under
-// (success, failure, timeout, rejected, canceled: observe.Label).
-const MeterOutcomes = 5
+// (success, failure, timeout, rejected, canceled: observe.Label), and
+// MeterStates how many circuit states a transition goes from and to.
+const (
+	MeterOutcomes = 5
+	MeterStates   = 3
+)
 
 // Meter is what the OpenTelemetry metrics count of one key, made on its
 // first count and read when a reader collects: calls and the time callers
@@ -16,7 +20,7 @@ type Meter struct {
 	Calls       [MeterOutcomes]atomic.Int64
 	Nanos       [MeterOutcomes]atomic.Int64
 	Restarts    atomic.Int64
-	Transitions atomic.Pointer[[3][3]atomic.Int64] // [from][to], by state.State
+	Transitions atomic.Pointer[[MeterStates][MeterStates]atomic.Int64] // [from][to], by state.State
 }
 
 // Meter returns the key's Meter, made now if it has none.

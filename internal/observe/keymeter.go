@@ -13,7 +13,7 @@ import (
 )
 
 // numStates is how many circuit states there are (Closed, Open, HalfOpen).
-const numStates = 3
+const numStates = tactor.MeterStates
 
 // record counts one call of cfg's key with outcome o; a call that reached
 // the breaker (any but a rejection, which never does) adds its duration to
