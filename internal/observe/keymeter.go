@@ -25,7 +25,7 @@ func (m *Metrics) record(ctx context.Context, cfg *tactor.Config, o Label, d tim
 		return
 	}
 	km.Nanos[o].Add(int64(d))
-	if m.byKey {
+	if m.src.ByKey {
 		m.duration.Record(ctx, d.Seconds(), metric.WithAttributes(AttrKey.String(cfg.Key), AttrOutcome.String(o.String())))
 		return
 	}

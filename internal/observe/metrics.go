@@ -27,7 +27,6 @@ var DurationBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 
 // key unless Source.ByKey asks for one.
 type Metrics struct {
 	duration metric.Float64Histogram
-	byKey    bool // the histogram carries tripwire.key
 	reg      metric.Registration
 
 	calls       metric.Int64ObservableCounter
@@ -60,7 +59,7 @@ type Source struct {
 // (and the histogram).
 func NewMetrics(mp metric.MeterProvider, src Source) (*Metrics, error) {
 	m := mp.Meter(Scope)
-	out := &Metrics{src: src, byKey: src.ByKey}
+	out := &Metrics{src: src}
 	var err error
 	if out.calls, err = m.Int64ObservableCounter("tripwire.calls", metric.WithUnit("{call}"),
 		metric.WithDescription("Calls through a breaker, by key and outcome.")); err != nil {
