@@ -47,7 +47,7 @@ func (r *Registry) teardown() {
 	err := errors.Join(<-drained, r.sys.Root.PoisonFuture(r.sup).Wait())
 	r.supervisor.Close()
 	r.keys.Range(func(e *registry.Entry) bool {
-		e.Cell.SettleOrphans(ErrShutdown)
+		e.Config.SettleOrphans(ErrShutdown)
 		e.Mailbox.Discard(ErrShutdown)
 		return true
 	})

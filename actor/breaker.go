@@ -33,6 +33,7 @@ type breaker struct {
 	watching       bool // the actor target is watched
 	draining       bool // a check that drops a quiet key's window is armed
 	ticking        bool // a deadline tick is armed (at tickAt)
+	stopped        bool // stop ran: callers post their calls
 	reason         reasonCode
 	drainSeq       uint16
 	lastActive     mono         // last admission or outcome, for IdleTimeout
@@ -114,6 +115,8 @@ func (b *breaker) receiveDirect(msg any) bool {
 		b.admit(b.actx, m)
 	case *task.Completion:
 		b.outcome(b.actx, m)
+	case *expiry:
+		b.expireAdmitted(b.actx, m.call)
 	default:
 		return false
 	}
@@ -139,6 +142,7 @@ func (b *breaker) start(ctx actor.Context) {
 	b.rules = b.cfg.Rules()
 	b.circuit = state.New(&b.rules.Circuit, b.cfg.Cell.nextIncarnation())
 	b.cfg.Cell.publishRejecting(nil, time.Now())
+	b.publishAdmits()
 	b.watch(ctx)
 	started := time.Now()
 	b.lastActive = monoOf(started)
@@ -167,6 +171,8 @@ func (b *breaker) start(ctx actor.Context) {
 // their targets' answers still reach their callers; otherwise (the key is
 // unregistered, the registry shuts down) each is answered with err.
 func (b *breaker) stop(err error) {
+	b.stopped = true
+	b.cfg.Cell.admitting(nil) // callers post their calls from now on
 	if errors.Is(err, errs.ErrBreakerRestarted) {
 		for _, c := range b.inflight {
 			c.index = -1
@@ -179,6 +185,7 @@ func (b *breaker) stop(err error) {
 			c.ctx.cancel(context.Canceled)
 			c.Settle(Result{Err: err})
 		}
+		b.cfg.settleAdmitted(err)
 	}
 	b.inflight = nil
 	b.endTicks()
@@ -188,6 +195,12 @@ func (b *breaker) stop(err error) {
 }
 
 func (b *breaker) admit(ctx actor.Context, c *Call) {
+	if c.admittedIn != nil {
+		// Its caller admitted it, but the circuit moved before its target
+		// ran (Call.Redirect): admitted here after all, it is the breaker's.
+		c.admittedIn = nil
+		b.cfg.Cell.ended++
+	}
 	now := c.now()
 	b.lastActive = monoOf(now)
 	if !now.Before(c.Deadline) {
@@ -269,7 +282,16 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 	if !ok {
 		return
 	}
-	if !b.inflight.remove(c) {
+	if c.admittedIn != nil {
+		if !b.takeEnd(c) {
+			c.ctx.cancel(context.Canceled)
+			if c.claim() {
+				c.spent = true // its worker is done with it: its outcome is here
+				c.deliver(Result{Value: o.Value, Err: o.Err})
+			}
+			return
+		}
+	} else if !b.inflight.remove(c) {
 		// Late (timed out, withdrawn: Settle then fails), or a call a crash
 		// left in flight before this incarnation took it over.
 		c.Settle(Result{Value: o.Value, Err: o.Err})
@@ -326,7 +348,11 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout,
 }
 
 func (b *breaker) withdraw(ctx actor.Context, c *Call) {
-	if !b.inflight.remove(c) {
+	if c.admittedIn != nil {
+		if !b.takeEnd(c) {
+			return
+		}
+	} else if !b.inflight.remove(c) {
 		return
 	}
 	c.abandon()
@@ -344,6 +370,7 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 		switch e.Kind {
 		case state.Moved:
 			b.cfg.Cell.publish(e.To)
+			b.publishAdmits()
 			b.since, b.reason = now.UnixNano(), codeOf(e.Reason)
 			b.announce(e, now)
 		case state.StartTimer:

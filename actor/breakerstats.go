@@ -107,7 +107,7 @@ func (b *breaker) snapshot() Snapshot {
 		Reopens:  c.Reopens,
 		OpenedAt: c.OpenedAt,
 		RetryAt:  c.RetryAt,
-		InFlight: len(b.inflight),
+		InFlight: len(b.inflight) + b.cfg.Cell.admittedInFlight(),
 		Restarts: b.cfg.Cell.Restarts(),
 		Rules:    b.rules,
 

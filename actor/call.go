@@ -43,6 +43,18 @@ type Call struct {
 	// which nothing but the caller refers to the call (see Reusable).
 	// Written before the answer's signal, read after it.
 	spent bool
+	// over: the breaker took the end of a call its caller admitted (its
+	// outcome, its deadline or its withdrawal: whichever came first); it
+	// counts once. Only breaker turns touch it.
+	over bool
+
+	// Set by a caller that admits the call itself (Caller.admit): the
+	// generation of the closed circuit that admitted it (as the key's Cell
+	// published it; nil once its breaker admitted it instead), the key's
+	// mailbox, and the message its deadline posts there.
+	admittedIn *state.Gen
+	mb         *Mailbox
+	expiry     expiry
 
 	// owned by the breaker that admitted the call
 	gen      state.Gen
@@ -81,6 +93,23 @@ func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 // forFunc gives the call the context a function target runs with. The
 // caller does it before it posts the call.
 func (c *Call) forFunc() { c.ctx = &callCtx{parent: c.Ctx, deadline: c.Deadline} }
+
+// expiry is the deadline of a call its caller admitted, posted by the
+// caller's timer to the breaker, which counts the timeout and answers it.
+type expiry struct{ call *Call }
+
+// Admitted reports, on the worker about to run the target of a call its
+// caller admitted, whether the key's circuit is still the closed one that
+// admitted it (task.Admission).
+func (c *Call) Admitted() bool { return c.mb.owner.Cell.admits.Load() == c.admittedIn }
+
+// Redirect hands a call whose circuit moved between its caller's admission
+// and its worker to the key's breaker, which admits it as it admits any
+// other (task.Admission): the target has not run.
+func (c *Call) Redirect() {
+	c.Release() // the target's hold: the breaker takes it again if it forwards
+	c.mb.PostUserMessage(c)
+}
 
 // Hold makes the call occupy one of cell's MaxInFlight slots (limit, as
 // Cell.Admit counted it) until both its caller has released it and its

@@ -40,13 +40,51 @@ func NewCaller(pool *task.Pool) *Caller { return &Caller{pool: pool} }
 func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time) (any, error) {
 	c := k.newCall(mb, ctx, msg, deadline, now)
 	c.Hold(cell, limit)
-	bs := k.backstop(c, graceAfter(deadline.Sub(now)))
+	var bs *backstop
+	if k.admit(mb, c, now) {
+		// The breaker learns of the call from its outcome, its withdrawal
+		// or its deadline, which this timer posts (and ReplyGrace later,
+		// if the breaker has not answered by then, answers itself).
+		bs = k.backstop(c, deadline.Sub(now), true)
+		k.pool.Submit(&c.job)
+	} else {
+		bs = k.backstop(c, graceAfter(deadline.Sub(now)), false)
+		mb.PostUserMessage(c)
+	}
 	v, err := k.wait(ctx, mb, c)
 	c.Release()
 	if k.releaseBackstop(bs) && c.Reusable() {
 		k.calls.Put(c) // reset when taken; the pool drops it within two GCs
 	}
 	return v, err
+}
+
+// admit admits c without a turn of its breaker if it can: a function
+// target's call, before its deadline, while the key's running breaker
+// publishes a closed circuit, in which an admission changes nothing and
+// always forwards (Cell.admits). The caller then hands it to a worker
+// itself; the worker checks, just before the target runs, that the circuit
+// has not moved meanwhile, and hands it to the breaker otherwise
+// (Call.Redirect), so the target never runs for a call the circuit would
+// not have admitted.
+func (k *Caller) admit(mb *Mailbox, c *Call, now time.Time) bool {
+	cfg := mb.owner
+	if cfg == nil || cfg.Target.Func == nil || !now.Before(c.Deadline) {
+		return false
+	}
+	g := cfg.Cell.admits.Load()
+	if g == nil {
+		return false
+	}
+	cfg.Cell.admitted.Add(1)
+	c.admittedIn, c.gen, c.admitted, c.mb = g, *g, now, mb
+	c.expiry.call = c
+	c.engage() // the target's hold on the call, until it is done with it
+	c.job = task.Job{
+		Ctx: c.ctx, Deadline: c.Deadline, Fn: cfg.Target.Func, Msg: c.Msg,
+		Classify: cfg.Rules().Classify, ReplyTo: mb, Token: c, Admission: c,
+	}
+	return true
 }
 
 // newCall returns a call for mb's key, from the pool if one is there; a
@@ -63,14 +101,13 @@ func (k *Caller) newCall(mb *Mailbox, ctx context.Context, msg any, deadline, no
 	return c
 }
 
-// wait posts c to mb and returns its one answer. The caller waits on its
+// wait returns the one answer of c, posted to mb or handed to a worker. The caller waits on its
 // call's own channel (and its context's), never on one other callers share.
 // The one thing it does meanwhile is hand an actor target's reply to the
 // breaker (Reply): classified here, or on a worker if the key has a
 // classifier of its own — user code must never hold a caller past its
 // deadline.
 func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error) {
-	mb.PostUserMessage(c)
 	cancelled := ctx.Done()
 	for {
 		if cancelled == nil {
@@ -131,38 +168,56 @@ func graceAfter(wait time.Duration) time.Duration {
 }
 
 // backstop is a caller's timer of last resort: at the call's deadline plus
-// ReplyGrace it answers the call with ErrTimeout if nobody else has.
+// ReplyGrace it answers the call with ErrTimeout if nobody else has. For a
+// call its caller admitted it fires at the deadline first, and posts the
+// call's expiry to its breaker (which counts the timeout and answers), then
+// ReplyGrace later again.
 type backstop struct {
-	t    *time.Timer
-	call atomic.Pointer[Call]
+	t     *time.Timer
+	call  atomic.Pointer[Call]
+	early atomic.Bool // it is to fire at the deadline first
+	twice bool        // it was armed early (the caller's alone)
 }
 
 func (bs *backstop) fire() {
-	if c := bs.call.Load(); c != nil {
-		c.Expire(errs.ErrTimeout)
+	c := bs.call.Load()
+	if c == nil {
+		return
 	}
+	if bs.early.CompareAndSwap(true, false) {
+		bs.t.Reset(ReplyGrace)
+		c.mb.PostUserMessage(&c.expiry)
+		return
+	}
+	c.Expire(errs.ErrTimeout)
 }
 
-// backstop arms a backstop for c from the pool.
-func (k *Caller) backstop(c *Call, d time.Duration) *backstop {
+// backstop arms a backstop for c from the pool, to fire after d (at the
+// deadline first if early).
+func (k *Caller) backstop(c *Call, d time.Duration, early bool) *backstop {
 	bs, ok := k.timers.Get().(*backstop)
 	if !ok {
 		bs = &backstop{}
-		bs.call.Store(c)
-		bs.t = time.AfterFunc(d, bs.fire)
-		return bs
+		// Armed once it is stored: its function reads it to fire again.
+		bs.t = time.AfterFunc(math.MaxInt64, bs.fire)
 	}
 	bs.call.Store(c)
+	bs.early.Store(early)
+	bs.twice = early
 	bs.t.Reset(d)
 	return bs
 }
 
 // releaseBackstop disarms bs and pools it, unless it has fired: its function
-// may still be running then, so neither it nor its call is reused. It
-// reports whether bs was disarmed in time.
+// may still be running then, so neither it nor its call is reused (nor if
+// it posted the call's expiry, which its breaker may not have taken yet).
+// It reports whether bs was disarmed before it ever fired.
 func (k *Caller) releaseBackstop(bs *backstop) bool {
 	if !bs.t.Stop() {
 		return false
+	}
+	if bs.twice && !bs.early.Load() {
+		return false // it fired at the deadline, and is armed again
 	}
 	bs.call.Store(nil)
 	k.timers.Put(bs)

@@ -39,7 +39,37 @@ type Cell struct {
 	// rejected counts the calls its callers answered with the circuit's
 	// OpenError (until the key is flooded: see Reject).
 	rejected atomic.Uint64
+	// admits is the generation of the closed circuit of the running
+	// breaker of a function target, whose callers then admit their calls
+	// themselves (nil: they post them to the breaker). A new pointer per
+	// closed period, so a worker tells a call admitted in an earlier one.
+	admits atomic.Pointer[state.Gen]
+	// admitted counts the calls its callers admitted (they add), ended
+	// those of them whose end a breaker has taken (in its turns only): the
+	// difference is in flight.
+	admitted atomic.Uint64
+	ended    uint64
 }
+
+// admitting publishes whether callers admit calls themselves, in the
+// closed circuit of generation g (nil: they do not); only the running
+// breaker calls it.
+func (c *Cell) admitting(g *state.Gen) {
+	cur := c.admits.Load()
+	switch {
+	case g == nil:
+		if cur != nil {
+			c.admits.Store(nil)
+		}
+	case cur == nil || *cur != *g:
+		gen := *g
+		c.admits.Store(&gen)
+	}
+}
+
+// admittedInFlight is how many of the calls its callers admitted have not
+// ended yet, in a breaker's turn.
+func (c *Cell) admittedInFlight() int { return int(c.admitted.Load() - c.ended) }
 
 // crashed reports whether the key's breaker crashed since the last call;
 // only a breaker starting calls it.

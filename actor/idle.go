@@ -30,7 +30,7 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	c := &b.circuit
 	// A call queued behind this turn is activity too: never passivate with
 	// one waiting (its caller would have to wake the key again).
-	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 &&
+	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 && b.cfg.Cell.admittedInFlight() == 0 &&
 		idle >= b.rules.IdleTimeout && b.cfg.Mailbox.UserMessageCount() == 0 {
 		b.cfg.Cell.flags.Or(flagPassivated)
 		b.endDrain()

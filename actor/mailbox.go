@@ -300,10 +300,21 @@ func (m *Mailbox) invoke(msg any, system bool) {
 // setDirect makes b take the call path's turns; b's Started turn calls it.
 func (m *Mailbox) setDirect(b *breaker) { m.q.direct = b }
 
+// setSuspended suspends the mailbox (a crash of its breaker is being
+// decided) or resumes it. It runs in a turn of the mailbox, as the
+// breaker's do: while it is suspended callers post their calls, which wait.
 func (m *Mailbox) setSuspended(s bool) {
 	m.mu.Lock()
 	m.suspended = s
 	m.mu.Unlock()
+	if m.owner == nil {
+		return
+	}
+	if s {
+		m.owner.Cell.admitting(nil)
+	} else if b := m.q.direct; b != nil {
+		b.publishAdmits()
+	}
 }
 
 // queue is a FIFO of messages; the mailbox's mutex guards it.

@@ -218,7 +218,7 @@ func (s *Supervisor) stopped(ctx actor.Context, id string) {
 		// have stopped; one unregistered meanwhile is settled here.
 		if e, ok := s.retiring.LoadAndDelete(id); ok {
 			e := e.(*registry.Entry)
-			e.Cell.SettleOrphans(e.Cell.StopError())
+			e.Config.SettleOrphans(e.Cell.StopError())
 			e.Mailbox.Discard(e.Cell.StopError())
 		}
 		return
@@ -232,7 +232,7 @@ func (s *Supervisor) stopped(ctx actor.Context, id string) {
 	current, registered := s.reg.Load(e.Key)
 	if !registered || current != e {
 		// No breaker follows: calls a crash left in flight end too.
-		e.Cell.SettleOrphans(e.Cell.StopError())
+		e.Config.SettleOrphans(e.Cell.StopError())
 		e.Mailbox.Discard(e.Cell.StopError())
 		return
 	}
@@ -259,7 +259,7 @@ func (s *Supervisor) respawn(ctx actor.Context, e *registry.Entry) bool {
 	if err := s.spawn(ctx, e); err != nil {
 		s.log.Error("breaker lost", zap.String("key", e.Key), zap.Error(err))
 		s.reg.Delete(e.Key)
-		e.Cell.SettleOrphans(errs.ErrShutdown)
+		e.Config.SettleOrphans(errs.ErrShutdown)
 		e.Mailbox.Discard(errs.ErrShutdown)
 		return false
 	}

@@ -32,6 +32,22 @@ type Job struct {
 	ReplyTo  Inbox // where &Out is posted
 	Token    any
 	Out      Completion
+	// Admission, if set, is a call its caller admitted without asking its
+	// breaker: the worker asks it, just before the target runs, whether
+	// the circuit still admits it (see Admission).
+	Admission Admission
+}
+
+// Admission is a job its caller admitted while the key's circuit was
+// closed, without a turn of its breaker. Just before the target runs the
+// worker asks Admitted whether the circuit is still the one that admitted
+// it; if not (it moved, or its breaker stopped), the worker hands the job
+// back with Redirect, reports nothing and never touches it again, and the
+// breaker admits it as any other call. A job with an Admission is visible
+// to Pool.Running while its target runs.
+type Admission interface {
+	Admitted() bool
+	Redirect()
 }
 
 // Inbox takes a job's Completion: a breaker's mailbox, into which the worker
@@ -62,6 +78,7 @@ type Pool struct {
 
 	mu    sync.Mutex
 	idle  []*worker   // the idle workers, the longest idle first
+	all   []*worker   // every worker, busy or idle (see Running)
 	reap  *time.Timer // retires idle workers; armed while any is idle
 	armed bool        // reap is armed
 }
@@ -70,6 +87,12 @@ type Pool struct {
 type worker struct {
 	jobs  chan *Job // its next job, or nil: retire (room for one: no sender waits)
 	since time.Time // when it went idle
+	slot  int       // its index in Pool.all; guarded by Pool.mu
+
+	// cur is the job with an Admission whose target it is running, which
+	// cannot end (nor its call be reused) while mu is held.
+	mu  sync.Mutex
+	cur *Job
 }
 
 // NewPool returns a pool, with the Router in sys for the asks of the same
@@ -115,10 +138,29 @@ func (p *Pool) dispatch(j *Job) {
 		w.jobs <- j
 		return
 	}
+	w := &worker{jobs: make(chan *Job, 1), slot: len(p.all)}
+	p.all = append(p.all, w)
 	p.mu.Unlock()
 	p.live.Add(1)
 	p.wg.Add(1)
-	go p.work(&worker{jobs: make(chan *Job, 1)}, j)
+	go p.work(w, j)
+}
+
+// Running calls fn with the job of every worker running the target of a
+// job with an Admission, while that worker cannot end it: a breaker that
+// stops for good answers this way the calls its callers admitted. fn must
+// not block, and must not call into the pool.
+func (p *Pool) Running(fn func(*Job)) {
+	p.mu.Lock()
+	all := slices.Clone(p.all)
+	p.mu.Unlock()
+	for _, w := range all {
+		w.mu.Lock()
+		if w.cur != nil {
+			fn(w.cur)
+		}
+		w.mu.Unlock()
+	}
 }
 
 // Close stops idle workers and waits, until ctx is done, for busy ones. A
@@ -153,9 +195,20 @@ func (p *Pool) Close(ctx context.Context) error {
 func (p *Pool) work(w *worker, j *Job) {
 	defer p.wg.Done()
 	defer p.live.Add(-1)
-	for j != nil && p.park(w, p.run(j)) {
+	defer p.leave(w)
+	for j != nil && p.park(w, p.run(w, j)) {
 		j = <-w.jobs
 	}
+}
+
+// leave takes a retiring worker out of the pool's list.
+func (p *Pool) leave(w *worker) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	last := p.all[len(p.all)-1]
+	p.all[w.slot], last.slot = last, w.slot
+	p.all[len(p.all)-1] = nil
+	p.all = p.all[:len(p.all)-1]
 }
 
 // park puts w, whose last job ended at done, on the idle stack; false: the
@@ -201,11 +254,19 @@ func (p *Pool) retire() {
 	}
 }
 
-// run runs j and returns when it ended.
-func (p *Pool) run(j *Job) time.Time {
+// run runs j on w and returns when it ended.
+func (p *Pool) run(w *worker, j *Job) time.Time {
 	if j.Run != nil {
 		j.Run()
 		return time.Now()
+	}
+	if a := j.Admission; a != nil {
+		w.setCur(j)
+		if !a.Admitted() {
+			w.setCur(nil)
+			a.Redirect() // the last touch of j
+			return time.Now()
+		}
 	}
 	ctx := j.Ctx
 	if d, ok := ctx.Deadline(); !ok || d.After(j.Deadline) {
@@ -214,11 +275,20 @@ func (p *Pool) run(j *Job) time.Time {
 		defer cancel()
 	}
 	v, err := call(ctx, j.Fn, j.Msg)
+	if j.Admission != nil {
+		w.setCur(nil) // before the report: Running never sees a job reported
+	}
 	release(j.Token) // before the answer: its caller may call again at once
 	o := Completion{Token: j.Token, Value: v, Err: err}
 	j.Classify.classify(&o)
 	p.report(j, o)
 	return time.Now()
+}
+
+func (w *worker) setCur(j *Job) {
+	w.mu.Lock()
+	w.cur = j
+	w.mu.Unlock()
 }
 
 // call runs the target and turns a panic into ErrTargetPanic.
