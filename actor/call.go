@@ -14,17 +14,27 @@ import (
 // supervisor, a discarded mailbox, or the caller withdrawing or giving up)
 // wins, so the caller gets exactly one answer.
 type Call struct {
+	// status is the call's state, whether its deadline was posted to its
+	// breaker, and its round: a reused call starts a round of its own.
+	// Reuse never writes it but to start the next round, because a
+	// caller's backstop may look at a call it watched after the call was
+	// reused (it acts only in the round it watched).
+	status atomic.Uint64
+	// signal carries at most one courier delivery and one answer, so no
+	// sender ever blocks; the values themselves are in courier and result
+	// (written before the signal, read after it).
+	signal chan struct{}
+	request
+}
+
+// request is a Call but its status and its channel: what Reuse resets.
+type request struct {
 	Ctx      context.Context
 	Msg      any
 	Deadline time.Time
 
-	// signal carries at most one courier delivery and one answer, so no
-	// sender ever blocks; the values themselves are in courier and result
-	// (written before the signal, read after it).
-	signal  chan struct{}
 	courier atomic.Pointer[task.Ask]
 	result  Result
-	status  atomic.Int32
 	// ctx is what a function target runs with: an allocation of its own,
 	// which the target may keep after the call (nil for an actor target's
 	// call from a Caller, which needs none).
@@ -71,11 +81,16 @@ type Result struct {
 	Err   error
 }
 
+// A call's status: its state in the low bits, posted, and its round above.
 const (
-	pending int32 = iota
+	pending uint64 = iota
 	settled
 	withdrawn
 	expired
+
+	stateBits  = 3
+	posted     = 4 // its caller's backstop posted its deadline to its breaker
+	roundShift = 3
 )
 
 // NewCall returns a call for msg that must be answered by deadline, sent by
@@ -146,12 +161,60 @@ func (c *Call) engage() {
 // function target's return (its worker has let go of it, and the context
 // the target may keep is an allocation of its own) — and its channel is
 // drained.
-func (c *Call) Reusable() bool { return c.spent && len(c.signal) == 0 }
+func (c *Call) Reusable() bool {
+	return c.spent && len(c.signal) == 0 && c.status.Load()&posted == 0
+}
 
-// Reuse readies a reusable call for a new request, keeping its channel.
+// Reuse readies a reusable call for a new request, keeping its channel, in
+// a round of its own.
 func (c *Call) Reuse(ctx context.Context, msg any, deadline, sent time.Time) {
-	signal := c.signal
-	*c = Call{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, signal: signal, index: -1}
+	c.request = request{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, index: -1}
+	c.status.Store((c.round() + 1) << roundShift)
+}
+
+// round is the call's round, as its caller reads it.
+func (c *Call) round() uint64 { return c.status.Load() >> roundShift }
+
+// leave moves a pending call to state to, in round r only unless any; it
+// reports whether it did.
+func (c *Call) leave(to, r uint64, any bool) bool {
+	for {
+		s := c.status.Load()
+		if s&stateBits != pending || (!any && s>>roundShift != r) {
+			return false
+		}
+		if c.status.CompareAndSwap(s, s&^stateBits|to) {
+			return true
+		}
+	}
+}
+
+// post marks a call pending in round r as having its deadline posted to
+// its breaker (its caller then never reuses it); it fails if the call has
+// been answered, reused, or marked already.
+func (c *Call) post(r uint64) bool {
+	for {
+		s := c.status.Load()
+		if s&stateBits != pending || s>>roundShift != r || s&posted != 0 {
+			return false
+		}
+		if c.status.CompareAndSwap(s, s|posted) {
+			return true
+		}
+	}
+}
+
+// wasPosted reports whether the call, still pending in round r, has its
+// deadline posted.
+func (c *Call) wasPosted(r uint64) bool {
+	s := c.status.Load()
+	return s>>roundShift == r && s&posted != 0
+}
+
+// pendingIn reports whether the call is still unanswered in round r.
+func (c *Call) pendingIn(r uint64) bool {
+	s := c.status.Load()
+	return s>>roundShift == r && s&stateBits == pending
 }
 
 // now is the time, read from sent if the caller gave it.
@@ -217,7 +280,7 @@ func (c *Call) Settle(r Result) bool {
 // claim reserves the right to answer the call; whoever claims it must
 // deliver. The breaker claims, updates and publishes the circuit, then
 // delivers, so a caller that got its answer sees the state it caused.
-func (c *Call) claim() bool { return c.status.CompareAndSwap(pending, settled) }
+func (c *Call) claim() bool { return c.leave(settled, 0, true) }
 
 func (c *Call) deliver(r Result) {
 	c.result = r
@@ -228,7 +291,7 @@ func (c *Call) deliver(r Result) {
 // cancelled, and cancels the target's context. It fails if an answer was
 // already given.
 func (c *Call) Withdraw() bool {
-	if !c.status.CompareAndSwap(pending, withdrawn) {
+	if !c.leave(withdrawn, 0, true) {
 		return false
 	}
 	c.ctx.cancel(context.Canceled)
@@ -237,8 +300,11 @@ func (c *Call) Withdraw() bool {
 
 // Expire marks the call as given up by its caller at deadline plus grace,
 // and answers it with err. It fails if an answer was already given.
-func (c *Call) Expire(err error) bool {
-	if !c.status.CompareAndSwap(pending, expired) {
+func (c *Call) Expire(err error) bool { return c.expire(err, 0, true) }
+
+// expire is Expire in round r only, unless any.
+func (c *Call) expire(err error, r uint64, any bool) bool {
+	if !c.leave(expired, r, any) {
 		return false
 	}
 	c.ctx.cancel(context.DeadlineExceeded)
@@ -257,4 +323,4 @@ func (c *Call) abandon() {
 
 // wasWithdrawn reports whether the caller withdrew the call (it then counts
 // neither as success nor failure).
-func (c *Call) wasWithdrawn() bool { return c.status.Load() == withdrawn }
+func (c *Call) wasWithdrawn() bool { return c.status.Load()&stateBits == withdrawn }

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"math"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/task"
 )
 
@@ -25,11 +23,12 @@ const ReplyGrace = 20 * time.Millisecond
 type Caller struct {
 	pool   *task.Pool // runs the classifier of an actor target's reply
 	calls  sync.Pool  // *Call answered and reusable
-	timers sync.Pool  // *backstop
+	timers sync.Pool  // *backstop, idle (and maybe armed)
+	born   time.Time  // the base of the backstops' times
 }
 
 // NewCaller returns the caller side of a registry whose workers are pool's.
-func NewCaller(pool *task.Pool) *Caller { return &Caller{pool: pool} }
+func NewCaller(pool *task.Pool) *Caller { return &Caller{pool: pool, born: time.Now()} }
 
 // Do posts a call for msg to mb and returns its one answer: the target's,
 // ErrTimeout at deadline, context.Canceled when ctx is cancelled first, or
@@ -43,17 +42,18 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 	var bs *backstop
 	if k.admit(mb, c, now) {
 		// The breaker learns of the call from its outcome, its withdrawal
-		// or its deadline, which this timer posts (and ReplyGrace later,
+		// or its deadline, which the backstop posts (and ReplyGrace later,
 		// if the breaker has not answered by then, answers itself).
-		bs = k.backstop(c, deadline.Sub(now), true)
+		bs = k.watch(c, deadline, true)
 		k.pool.Submit(&c.job)
 	} else {
-		bs = k.backstop(c, graceAfter(deadline.Sub(now)), false)
+		bs = k.watch(c, deadline, false)
 		mb.PostUserMessage(c)
 	}
 	v, err := k.wait(ctx, mb, c)
 	c.Release()
-	if k.releaseBackstop(bs) && c.Reusable() {
+	k.unwatch(bs)
+	if c.Reusable() {
 		k.calls.Put(c) // reset when taken; the pool drops it within two GCs
 	}
 	return v, err
@@ -165,61 +165,4 @@ func graceAfter(wait time.Duration) time.Duration {
 		return math.MaxInt64
 	}
 	return wait + ReplyGrace
-}
-
-// backstop is a caller's timer of last resort: at the call's deadline plus
-// ReplyGrace it answers the call with ErrTimeout if nobody else has. For a
-// call its caller admitted it fires at the deadline first, and posts the
-// call's expiry to its breaker (which counts the timeout and answers), then
-// ReplyGrace later again.
-type backstop struct {
-	t     *time.Timer
-	call  atomic.Pointer[Call]
-	early atomic.Bool // it is to fire at the deadline first
-	twice bool        // it was armed early (the caller's alone)
-}
-
-func (bs *backstop) fire() {
-	c := bs.call.Load()
-	if c == nil {
-		return
-	}
-	if bs.early.CompareAndSwap(true, false) {
-		bs.t.Reset(ReplyGrace)
-		c.mb.PostUserMessage(&c.expiry)
-		return
-	}
-	c.Expire(errs.ErrTimeout)
-}
-
-// backstop arms a backstop for c from the pool, to fire after d (at the
-// deadline first if early).
-func (k *Caller) backstop(c *Call, d time.Duration, early bool) *backstop {
-	bs, ok := k.timers.Get().(*backstop)
-	if !ok {
-		bs = &backstop{}
-		// Armed once it is stored: its function reads it to fire again.
-		bs.t = time.AfterFunc(math.MaxInt64, bs.fire)
-	}
-	bs.call.Store(c)
-	bs.early.Store(early)
-	bs.twice = early
-	bs.t.Reset(d)
-	return bs
-}
-
-// releaseBackstop disarms bs and pools it, unless it has fired: its function
-// may still be running then, so neither it nor its call is reused (nor if
-// it posted the call's expiry, which its breaker may not have taken yet).
-// It reports whether bs was disarmed before it ever fired.
-func (k *Caller) releaseBackstop(bs *backstop) bool {
-	if !bs.t.Stop() {
-		return false
-	}
-	if bs.twice && !bs.early.Load() {
-		return false // it fired at the deadline, and is armed again
-	}
-	bs.call.Store(nil)
-	k.timers.Put(bs)
-	return true
 }

@@ -16,13 +16,20 @@
 //
 // A caller (Caller.Do) makes a Call — which carries its own reply channel —
 // posts it to its key's Mailbox, and waits on that channel and its context
-// only. The call gets exactly one answer, from whoever settles it first:
+// only. While a function target's circuit is closed the caller admits the
+// call itself instead, and hands it to a worker (admitted.go): the breaker
+// learns of it from its end. The call gets exactly one answer, from whoever
+// settles it first:
 //
 //   - the breaker, with the target's answer, ErrOpen, or ErrTimeout when its
-//     deadline passes (its end method is where every call in flight ends);
+//     deadline passes (its end method is where every call in flight ends;
+//     the deadline of a call its caller admitted is posted to it by the
+//     caller's backstop);
 //   - the caller itself: Withdraw when its context is cancelled, and its
 //     backstop timer, ErrTimeout at the deadline plus ReplyGrace, should the
-//     breaker be too busy to answer in time;
+//     breaker be too busy to answer in time (backstop.go: a timer pooled
+//     across calls, left armed between them, so a call costs it no timer
+//     operation);
 //   - the supervisor, with ErrBreakerRestarted for the call whose message a
 //     crashing breaker was handling;
 //   - the key's mailbox, once the key is gone, with the reason.

@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -71,6 +72,7 @@ const idleTimeout = 10 * time.Second
 // for the pool retires the workers idle for idleTimeout.
 type Pool struct {
 	replies *Router
+	born    time.Time // the base of its workers' idle times
 	closed  atomic.Bool
 	live    atomic.Int64
 	wg      sync.WaitGroup
@@ -85,20 +87,23 @@ type Pool struct {
 
 // worker is one of the pool's goroutines, as the idle stack holds it.
 type worker struct {
-	jobs  chan *Job // its next job, or nil: retire (room for one: no sender waits)
-	since time.Time // when it went idle
-	slot  int       // its index in Pool.all; guarded by Pool.mu
+	jobs  chan *Job     // its next job, or nil: retire (room for one: no sender waits)
+	since time.Duration // when it went idle (Pool.now)
+	slot  int           // its index in Pool.all; guarded by Pool.mu
 
-	// cur is the job with an Admission whose target it is running, which
-	// cannot end (nor its call be reused) while mu is held.
-	mu  sync.Mutex
-	cur *Job
+	// cur is the job with an Admission whose target it is running (or
+	// held, while Running looks at it: the worker cannot end it then, nor
+	// can its call be reused).
+	cur atomic.Pointer[Job]
 }
+
+// held stands in a worker's cur while Running looks at its job.
+var held = new(Job)
 
 // NewPool returns a pool, with the Router in sys for the asks of the same
 // registry. Workers post each outcome to its job's ReplyTo.
 func NewPool(sys *actor.ActorSystem) *Pool {
-	return &Pool{replies: NewRouter(sys)}
+	return &Pool{replies: NewRouter(sys), born: time.Now()}
 }
 
 // Replies is the Router the registry's asks of actor targets reply through.
@@ -155,11 +160,10 @@ func (p *Pool) Running(fn func(*Job)) {
 	all := slices.Clone(p.all)
 	p.mu.Unlock()
 	for _, w := range all {
-		w.mu.Lock()
-		if w.cur != nil {
-			fn(w.cur)
+		if j := w.cur.Load(); j != nil && j != held && w.cur.CompareAndSwap(j, held) {
+			fn(j)
+			w.cur.Store(j)
 		}
-		w.mu.Unlock()
 	}
 }
 
@@ -213,7 +217,7 @@ func (p *Pool) leave(w *worker) {
 
 // park puts w, whose last job ended at done, on the idle stack; false: the
 // pool is closed, and w retires.
-func (p *Pool) park(w *worker, done time.Time) bool {
+func (p *Pool) park(w *worker, done time.Duration) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed.Load() {
@@ -236,9 +240,9 @@ func (p *Pool) park(w *worker, done time.Time) bool {
 // next one due, if any is idle.
 func (p *Pool) retire() {
 	p.mu.Lock()
-	now := time.Now()
+	now := p.now()
 	n := 0
-	for n < len(p.idle) && now.Sub(p.idle[n].since) >= idleTimeout {
+	for n < len(p.idle) && now-p.idle[n].since >= idleTimeout {
 		n++
 	}
 	old := slices.Clone(p.idle[:n])
@@ -246,7 +250,7 @@ func (p *Pool) retire() {
 	p.idle = append(p.idle[:0], p.idle[n:]...)
 	p.armed = len(p.idle) > 0 && !p.closed.Load()
 	if p.armed {
-		p.reap.Reset(idleTimeout - now.Sub(p.idle[0].since))
+		p.reap.Reset(idleTimeout - (now - p.idle[0].since))
 	}
 	p.mu.Unlock()
 	for _, w := range old {
@@ -254,18 +258,22 @@ func (p *Pool) retire() {
 	}
 }
 
+// now is the time since the pool was made: one monotonic clock read, where
+// time.Now takes two.
+func (p *Pool) now() time.Duration { return time.Since(p.born) }
+
 // run runs j on w and returns when it ended.
-func (p *Pool) run(w *worker, j *Job) time.Time {
+func (p *Pool) run(w *worker, j *Job) time.Duration {
 	if j.Run != nil {
 		j.Run()
-		return time.Now()
+		return p.now()
 	}
 	if a := j.Admission; a != nil {
-		w.setCur(j)
+		w.cur.Store(j)
 		if !a.Admitted() {
-			w.setCur(nil)
+			w.end(j)
 			a.Redirect() // the last touch of j
-			return time.Now()
+			return p.now()
 		}
 	}
 	ctx := j.Ctx
@@ -276,19 +284,20 @@ func (p *Pool) run(w *worker, j *Job) time.Time {
 	}
 	v, err := call(ctx, j.Fn, j.Msg)
 	if j.Admission != nil {
-		w.setCur(nil) // before the report: Running never sees a job reported
+		w.end(j) // before the report: Running never sees a job reported
 	}
 	release(j.Token) // before the answer: its caller may call again at once
 	o := Completion{Token: j.Token, Value: v, Err: err}
 	j.Classify.classify(&o)
 	p.report(j, o)
-	return time.Now()
+	return p.now()
 }
 
-func (w *worker) setCur(j *Job) {
-	w.mu.Lock()
-	w.cur = j
-	w.mu.Unlock()
+// end clears cur, waiting for Running if it is looking at j.
+func (w *worker) end(j *Job) {
+	for !w.cur.CompareAndSwap(j, nil) {
+		runtime.Gosched()
+	}
 }
 
 // call runs the target and turns a panic into ErrTargetPanic.

@@ -43,9 +43,13 @@ func TestDeadlineTicksStartNoGoroutineEach(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
 
-		// Then that started no goroutine per key
-		if n := goroutinesCreated() - before; n > keys/10 {
-			t.Fatalf("%d goroutines started as %d keys' deadline ticks came, want at most %d", n, keys, keys/10)
+		// Then that started no goroutine per key. (A caller's backstop
+		// timer, pooled across calls, fires once after its last one and
+		// starts a goroutine then: one here, but a new one for each that
+		// the pool drops, as the race detector's drops a quarter of them.)
+		want := keys/10 + int(float64(keys)*(1-pooledKept)*1.2)
+		if n := goroutinesCreated() - before; n > uint64(want) {
+			t.Fatalf("%d goroutines started as %d keys' deadline ticks came, want at most %d", n, keys, want)
 		}
 	})
 }

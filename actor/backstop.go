@@ -1,0 +1,152 @@
+package actor
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tripwire-go/tripwire/internal/errs"
+)
+
+// backstop is a caller's timer of last resort: at its call's deadline plus
+// ReplyGrace it answers the call with ErrTimeout if nobody else has. For a
+// call its caller admitted (Caller.admit) it fires at the deadline first,
+// and posts the call's expiry to its breaker, which counts the timeout and
+// answers.
+//
+// A backstop outlives its calls: the caller's pool keeps it, still armed,
+// between them, so a call costs no timer operation. A call only writes what
+// the backstop watches (the call, its round, when it is due) and arms the
+// timer if it would fire too late; when it fires early, for a call since
+// answered, it arms itself again for the call it watches then, or for none.
+// It acts on a call only in the round it watched, so a call answered and
+// reused meanwhile is never touched.
+type backstop struct {
+	k *Caller
+	t *time.Timer
+
+	// What the backstop watches, written by its caller alone: a seqlock,
+	// ver odd while the caller writes.
+	ver   atomic.Uint64
+	call  atomic.Pointer[Call]
+	round atomic.Uint64
+	due   atomic.Int64 // when: the deadline if early, else deadline + ReplyGrace (since Caller.born)
+	early atomic.Bool  // the call's caller admitted it: its deadline goes to its breaker first
+
+	// mu serializes arming the timer; armed is when it fires (0: it is not
+	// armed), written under mu.
+	mu    sync.Mutex
+	armed atomic.Int64
+}
+
+// watch gives c a backstop, from the pool if one is there, due at deadline
+// (early: the call's caller admitted it) or ReplyGrace after it.
+func (k *Caller) watch(c *Call, deadline time.Time, early bool) *backstop {
+	bs, ok := k.timers.Get().(*backstop)
+	if !ok {
+		bs = k.newBackstop()
+	}
+	bs.watch(c, deadline, early)
+	return bs
+}
+
+// newBackstop returns a backstop watching nothing, its timer not armed.
+func (k *Caller) newBackstop() *backstop {
+	bs := &backstop{k: k}
+	bs.t = time.AfterFunc(time.Duration(1<<62), bs.fire) // armed by watch
+	return bs
+}
+
+// watch makes bs watch c, due at deadline (early) or ReplyGrace after it.
+func (bs *backstop) watch(c *Call, deadline time.Time, early bool) {
+	due := int64(deadline.Sub(bs.k.born))
+	if !early {
+		due = int64(graceAfter(time.Duration(due)))
+	}
+	bs.ver.Add(1)
+	bs.call.Store(c)
+	bs.round.Store(c.round())
+	bs.due.Store(due)
+	bs.early.Store(early)
+	bs.ver.Add(1)
+	// Read after the call is written: if the timer is firing now, either
+	// this sees it unarmed, or the firing sees this call (fire).
+	if a := bs.armed.Load(); a == 0 || a > due {
+		bs.mu.Lock()
+		if a := bs.armed.Load(); a == 0 || a > due {
+			bs.arm(due)
+		}
+		bs.mu.Unlock()
+	}
+}
+
+// unwatch lets go of the backstop's call, which has its answer, and pools
+// the backstop, armed as it is.
+func (k *Caller) unwatch(bs *backstop) {
+	bs.forget()
+	k.timers.Put(bs)
+}
+
+// forget makes bs watch nothing.
+func (bs *backstop) forget() {
+	bs.ver.Add(1)
+	bs.call.Store(nil)
+	bs.ver.Add(1)
+}
+
+// arm makes the timer fire at due; mu held.
+func (bs *backstop) arm(due int64) {
+	bs.armed.Store(due)
+	bs.t.Reset(time.Duration(due) - time.Since(bs.k.born))
+}
+
+// watched reads what the backstop watches, consistently.
+func (bs *backstop) watched() (ver uint64, c *Call, round uint64, due int64, early bool) {
+	for {
+		v := bs.ver.Load()
+		if v&1 == 0 {
+			c, round, due, early = bs.call.Load(), bs.round.Load(), bs.due.Load(), bs.early.Load()
+			if bs.ver.Load() == v {
+				return v, c, round, due, early
+			}
+		}
+	}
+}
+
+// fire is the timer: it does what is due for the call watched, in the
+// round watched, and arms itself for what comes next, if anything does. A
+// call's expiry posted here may take the breaker's turn on this goroutine,
+// under mu: only the caller's arming waits for it.
+func (bs *backstop) fire() {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	bs.armed.Store(0)
+	for {
+		ver, c, round, due, early := bs.watched()
+		if c != nil && c.pendingIn(round) {
+			if early && c.wasPosted(round) {
+				due, early = int64(graceAfter(time.Duration(due))), false
+			}
+			at := due
+			switch now := int64(time.Since(bs.k.born)); {
+			case now < due:
+			case early:
+				if c.post(round) {
+					c.mb.PostUserMessage(&c.expiry)
+				}
+				at = int64(graceAfter(time.Duration(due)))
+			default:
+				c.expire(errs.ErrTimeout, round, false)
+				at = 0
+			}
+			if a := bs.armed.Load(); at != 0 && (a == 0 || at < a) {
+				bs.arm(at)
+			}
+		}
+		// A call its caller gave the backstop since it looked at it either
+		// saw it unarmed (and arms it), or is seen here.
+		if bs.ver.Load() == ver {
+			return
+		}
+	}
+}
