@@ -36,8 +36,14 @@ const inlineTurns = 64
 //     call and registry request still queued or posted later is answered
 //     with the reason (Discard).
 type Mailbox struct {
-	mu        sync.Mutex
-	running   atomic.Bool
+	mu      sync.Mutex
+	running atomic.Bool
+	// open mirrors phase == live && !suspended, and queued counts the
+	// messages in both queues (both written under mu), so that a post to
+	// an idle, empty, live mailbox and the end of a run of turns with
+	// nothing left need no lock.
+	open      atomic.Bool
+	queued    atomic.Int32
 	suspended bool    // guarded by mu
 	phase     phase   // guarded by mu
 	q         *queues // guarded by mu; nil while the key is asleep or gone, so such a key keeps little
@@ -80,6 +86,20 @@ var _ actor.Mailbox = (*Mailbox)(nil)
 // PostUserMessage hands msg to the key's breaker, as a protoactor Send to
 // the breaker's PID would, without the process registry lookup.
 func (m *Mailbox) PostUserMessage(msg any) {
+	if m.open.Load() && m.queued.Load() == 0 && m.running.CompareAndSwap(false, true) {
+		// Idle and empty: take this message's turn now, without queueing
+		// it. Holding running, nothing but a turn can close the mailbox:
+		// look again.
+		if m.open.Load() && m.queued.Load() == 0 {
+			m.invoke(msg, false)
+			m.process(inlineTurns - 1)
+			return
+		}
+		m.running.Store(false)
+		if m.queued.Load() > 0 {
+			m.schedule()
+		}
+	}
 	m.mu.Lock()
 	if _, own := msg.(timer); own && m.phase != live {
 		m.mu.Unlock()
@@ -92,12 +112,12 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		refuse(msg, why)
 		return
 	case held:
-		m.queues().user.push(msg)
+		m.push(&m.queues().user, msg)
 		m.mu.Unlock()
 		return
 	case asleep:
-		m.queues().user.push(msg)
-		m.phase = held // the first post wakes the key; the rest wait
+		m.push(&m.queues().user, msg)
+		m.setPhase(held) // the first post wakes the key; the rest wait
 		m.mu.Unlock()
 		m.owner.Shared.Wake(m.owner)
 		return
@@ -110,9 +130,27 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		m.process(inlineTurns - 1)
 		return
 	}
-	q.user.push(msg)
+	m.push(&q.user, msg)
 	m.mu.Unlock()
 	m.schedule()
+}
+
+// push queues msg in q, one of m's queues; mu held.
+func (m *Mailbox) push(q *queue, msg any) {
+	q.push(msg)
+	m.queued.Add(1)
+}
+
+// pop takes the next message of q, one of m's queues; mu held.
+func (m *Mailbox) pop(q *queue) any {
+	m.queued.Add(-1)
+	return q.pop()
+}
+
+// setPhase and setSuspended's lock-held half keep open in step; mu held.
+func (m *Mailbox) setPhase(p phase) {
+	m.phase = p
+	m.open.Store(m.phase == live && !m.suspended)
 }
 
 // PostSystemMessage queues a system message of the running breaker. The
@@ -122,14 +160,18 @@ func (m *Mailbox) PostUserMessage(msg any) {
 // stopped).
 func (m *Mailbox) PostSystemMessage(msg any) {
 	m.mu.Lock()
-	if _, start := msg.(*actor.Started); start && m.phase != discarded {
-		m.phase = live
-	}
-	if m.phase != live {
+	_, start := msg.(*actor.Started)
+	start = start && m.phase != discarded
+	if !start && m.phase != live {
 		m.mu.Unlock()
 		return
 	}
-	m.queues().system.push(msg)
+	m.push(&m.queues().system, msg)
+	if start {
+		// Live once its Started is counted: a post that finds the mailbox
+		// open without its lock finds it not empty, and queues behind it.
+		m.setPhase(live)
+	}
 	m.mu.Unlock()
 	m.schedule()
 }
@@ -139,6 +181,7 @@ func (m *Mailbox) PostSystemMessage(msg any) {
 func (m *Mailbox) RegisterHandlers(invoker actor.MessageInvoker, _ actor.Dispatcher) {
 	m.mu.Lock()
 	m.queues().invoker, m.suspended = invoker, false
+	m.setPhase(m.phase)
 	m.mu.Unlock()
 }
 
@@ -159,8 +202,9 @@ func (m *Mailbox) UserMessageCount() int {
 // supervisor's children keeps some) holds nothing else alive.
 func (m *Mailbox) stopped() {
 	m.mu.Lock()
-	m.phase = held
+	m.setPhase(held)
 	if q := m.q; q != nil {
+		m.queued.Add(-int32(q.system.len()))
 		q.invoker, q.direct, q.system = nil, nil, queue{}
 	}
 	m.mu.Unlock()
@@ -176,7 +220,9 @@ func (m *Mailbox) Passivate() bool {
 	if m.phase != held || (m.q != nil && m.q.user.len() > 0) {
 		return false
 	}
-	m.phase, m.q = asleep, nil
+	m.setPhase(asleep)
+	m.q = nil
+	m.queued.Store(0) // it had no user message, and stopped() dropped the system ones
 	return true
 }
 
@@ -184,14 +230,16 @@ func (m *Mailbox) Passivate() bool {
 // message still queued, and every one posted later, is refused with why.
 func (m *Mailbox) Discard(why error) {
 	m.mu.Lock()
-	m.phase, m.why = discarded, &why
+	m.setPhase(discarded)
+	m.why = &why
 	var left []any
 	if q := m.q; q != nil {
 		for q.user.len() > 0 {
-			left = append(left, q.user.pop())
+			left = append(left, m.pop(&q.user))
 		}
 	}
 	m.q = nil
+	m.queued.Store(0)
 	m.mu.Unlock()
 	for _, msg := range left {
 		refuse(msg, why)
@@ -250,11 +298,20 @@ func (m *Mailbox) process(limit int) {
 // under, so a message queued after it looked finds the mailbox idle and its
 // poster takes it on.
 func (m *Mailbox) next() (msg any, system, ok bool) {
+	if m.queued.Load() == 0 {
+		// Nothing queued: release running without the lock. A poster
+		// counts its message before it tries to take running, so either
+		// it takes running, or this sees its message and takes it back.
+		m.running.Store(false)
+		if m.queued.Load() == 0 || !m.running.CompareAndSwap(false, true) {
+			return nil, false, false
+		}
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if q := m.q; m.phase == live {
 		if q.system.len() > 0 {
-			msg := q.system.pop()
+			msg := m.pop(&q.system)
 			if q.system.len() == 0 {
 				// System messages are rare (a breaker's Started, its
 				// Stop): a key keeps no array for them between two.
@@ -263,7 +320,7 @@ func (m *Mailbox) next() (msg any, system, ok bool) {
 			return msg, true, true
 		}
 		if !m.suspended && q.user.len() > 0 {
-			return q.user.pop(), false, true
+			return m.pop(&q.user), false, true
 		}
 	}
 	m.running.Store(false)
@@ -306,6 +363,7 @@ func (m *Mailbox) setDirect(b *breaker) { m.q.direct = b }
 func (m *Mailbox) setSuspended(s bool) {
 	m.mu.Lock()
 	m.suspended = s
+	m.setPhase(m.phase)
 	m.mu.Unlock()
 	if m.owner == nil {
 		return

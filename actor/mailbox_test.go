@@ -2,7 +2,9 @@ package actor
 
 import (
 	"errors"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
@@ -154,4 +156,82 @@ func TestQueueCompactsWhileNeverEmpty(t *testing.T) {
 	// Then it keeps its order and does not grow without bound
 	require.Equal(t, 1, q.len())
 	require.Less(t, cap(q.items), 4096)
+}
+
+func TestMailboxTakesEveryPostOnceAndInOrderFromConcurrentPosters(t *testing.T) {
+	// Given a mailbox with one turn at a time, checked, and posters on
+	// every core racing its turns' ends (where the mailbox lets go of
+	// running without its lock)
+	synctest.Test(t, func(t *testing.T) {
+		const posters, each = 8, 5000
+		r := &recorder{}
+		m := newTestMailbox(r)
+		var inTurn sync.Mutex
+		r.onUser = func(any) {
+			if !inTurn.TryLock() {
+				panic("two turns at once")
+			}
+			inTurn.Unlock()
+		}
+		type post struct{ poster, n int }
+		var wg sync.WaitGroup
+		for p := range posters {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for n := range each {
+					m.PostUserMessage(post{p, n})
+				}
+			}()
+		}
+		wg.Wait()
+		synctest.Wait() // the last turns, handed to a goroutine
+
+		// Then each post was taken once, each poster's in its order, and the
+		// mailbox is idle
+		next := make([]int, posters)
+		for _, msg := range r.messages() {
+			p := msg.(post)
+			require.Equal(t, next[p.poster], p.n, "poster %d", p.poster)
+			next[p.poster]++
+		}
+		for p := range posters {
+			require.Equal(t, each, next[p], "poster %d", p)
+		}
+		require.Empty(t, r.failures)
+		require.False(t, m.running.Load())
+		require.Zero(t, m.queued.Load())
+	})
+}
+
+func TestMailboxNeverTakesAPostBeforeTheStartedOfItsBreaker(t *testing.T) {
+	const posters = 3
+	for round := range 20000 {
+		// Given a breaker's mailbox as protoactor's spawn readies it
+		r := &recorder{}
+		m := &Mailbox{}
+		m.RegisterHandlers(r, nil)
+
+		// When calls are posted, spinning, as its Started is
+		var wg sync.WaitGroup
+		var ready atomic.Bool
+		for range posters {
+			wg.Go(func() {
+				for !ready.Load() {
+				}
+				m.PostUserMessage(round)
+			})
+		}
+		ready.Store(true)
+		m.PostSystemMessage(&actor.Started{})
+		wg.Wait()
+		for m.running.Load() {
+			runtime.Gosched()
+		}
+
+		// Then the breaker takes its Started first
+		got := r.messages()
+		require.Len(t, got, posters+1, "round %d", round)
+		require.IsType(t, &actor.Started{}, got[0], "round %d", round)
+	}
 }
