@@ -59,6 +59,7 @@ func (r *Registry) teardown() {
 		r.hub.Close(ctx),
 		r.pool.Close(ctx),
 		waitFor(ctx, r.requests.Wait))
+	r.caller.Close()
 	if r.ownSys {
 		r.sys.Shutdown()
 	}

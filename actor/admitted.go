@@ -11,21 +11,27 @@ import (
 	"github.com/tripwire-go/tripwire/task"
 )
 
-// The calls a function target's callers admit themselves while its
-// circuit is closed (Caller.admit) are not in the breaker's table: the
-// breaker learns of each from its end — its outcome, its withdrawal or its
-// deadline, which the caller's timer posts — and the first of them ends it
-// (takeEnd). A call admitted in an earlier incarnation of the breaker is
-// answered and counts nowhere, like the calls a crash leaves in flight.
+// The calls a key's callers admit themselves while its circuit is closed
+// (Caller.admit) are not in the breaker's table: the breaker learns of each
+// from its end — its outcome, its withdrawal or its deadline, which the
+// caller's timer posts — and the first of them ends it (takeEnd). A call
+// admitted in an earlier incarnation of the breaker is answered and counts
+// nowhere, like the calls a crash leaves in flight.
 
 // publishAdmits lets callers admit calls themselves while the circuit is
-// closed, and stops them otherwise.
+// closed — for an actor target, once the breaker watches it if it is to —
+// and stops them otherwise.
 func (b *breaker) publishAdmits() {
-	if b.cfg.Target.Func == nil || b.circuit.State != state.Closed || b.stopped {
-		b.cfg.Cell.admitting(nil)
+	c := &b.circuit
+	pid := b.cfg.Target.PID
+	if c.State != state.Closed || b.stopped || (pid != nil && b.rules.WatchTarget && !b.watching) {
+		b.cfg.Cell.admitting(nil, nil)
 		return
 	}
-	b.cfg.Cell.admitting(&b.circuit.Gen)
+	if pid != nil && b.sender == nil {
+		b.sender = &task.Sender{}
+	}
+	b.cfg.Cell.admitting(&c.Gen, b.sender)
 }
 
 // takeEnd reports whether this is the first end of a call its caller
@@ -36,7 +42,13 @@ func (b *breaker) takeEnd(c *Call) bool {
 	}
 	c.over = true
 	b.cfg.Cell.ended++
-	return c.gen.Incarnation == b.circuit.Gen.Incarnation
+	if c.gen.Incarnation != b.circuit.Gen.Incarnation {
+		// Its end counts nowhere, but it is the key's activity, as a call
+		// a crash carried over is when it ends (IdleTimeout).
+		b.lastActive = monoOf(time.Now())
+		return false
+	}
+	return true
 }
 
 // expireAdmitted is the deadline of a call its caller admitted: unless it
@@ -51,6 +63,7 @@ func (b *breaker) expireAdmitted(ctx actor.Context, c *Call) {
 	if !first {
 		return
 	}
+	c.abandon()
 	c.ctx.cancel(context.DeadlineExceeded)
 	if !counts {
 		c.Settle(Result{Err: errs.ErrTimeout})
@@ -80,6 +93,13 @@ func (cfg *Config) settleAdmitted(err error) {
 	if cfg.Cell.admitted.Load() == cfg.Cell.ended {
 		return // none in flight: no need to look
 	}
+	if cfg.Target.PID != nil {
+		for _, c := range cfg.asking() {
+			c.ctx.cancel(context.Canceled)
+			c.Settle(Result{Err: err})
+		}
+		return
+	}
 	mb := task.Inbox(&cfg.Mailbox)
 	cfg.Shared.Pool.Running(func(j *task.Job) {
 		if c, ok := j.Token.(*Call); ok && j.ReplyTo == mb {
@@ -87,4 +107,40 @@ func (cfg *Config) settleAdmitted(err error) {
 			c.Settle(Result{Err: err})
 		}
 	})
+}
+
+// asking abandons the asks of the calls its callers admitted that still
+// wait for the actor target's reply, and returns their calls: whoever
+// calls it answers them.
+func (cfg *Config) asking() []*Call {
+	var calls []*Call
+	waiting := cfg.Shared.Pool.Replies().Waiting(func(a *task.Ask) bool {
+		c, ok := a.Courier().(*Call)
+		return ok && c.mb == &cfg.Mailbox
+	})
+	for _, a := range waiting {
+		if a.Abandon() { // else its reply came: its outcome is on its way
+			calls = append(calls, a.Courier().(*Call))
+		}
+	}
+	return calls
+}
+
+// targetDownAdmitted fails with ErrTargetDown the calls its callers
+// admitted that wait for the target that died, as targetDown fails those
+// in the table.
+func (b *breaker) targetDownAdmitted(ctx actor.Context, now time.Time) {
+	if b.cfg.Cell.admittedInFlight() == 0 {
+		return
+	}
+	for _, c := range b.cfg.asking() {
+		c.ask = nil
+		counts := b.takeEnd(c)
+		c.ctx.cancel(context.Canceled)
+		if !counts {
+			c.Settle(Result{Err: errs.ErrTargetDown})
+			continue
+		}
+		b.end(ctx, c, state.Failed, false, false, Result{Err: errs.ErrTargetDown}, now)
+	}
 }

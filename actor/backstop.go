@@ -1,9 +1,11 @@
 package actor
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
 )
@@ -54,7 +56,38 @@ func (k *Caller) watch(c *Call, deadline time.Time, early bool) *backstop {
 func (k *Caller) newBackstop() *backstop {
 	bs := &backstop{k: k}
 	bs.t = time.AfterFunc(time.Duration(1<<62), bs.fire) // armed by watch
+	k.made.Lock()
+	defer k.made.Unlock()
+	if len(k.made.all) >= k.made.prune {
+		k.made.all = slices.DeleteFunc(k.made.all, func(w weak.Pointer[backstop]) bool { return w.Value() == nil })
+		k.made.prune = max(64, 2*len(k.made.all))
+	}
+	k.made.all = append(k.made.all, weak.Make(bs))
 	return bs
+}
+
+// backstops are the backstops a Caller made that may still be alive (an
+// armed timer keeps its backstop alive), so Close can stop their timers.
+type backstops struct {
+	sync.Mutex
+	all   []weak.Pointer[backstop]
+	prune int // the length at which the collected ones are dropped from all
+}
+
+// Close stops the timers of the caller's backstops, so none fires after the
+// registry has shut down; every call has its answer by then.
+func (k *Caller) Close() {
+	k.made.Lock()
+	defer k.made.Unlock()
+	for _, w := range k.made.all {
+		if bs := w.Value(); bs != nil {
+			bs.mu.Lock()
+			bs.t.Stop()
+			bs.armed.Store(0)
+			bs.mu.Unlock()
+		}
+	}
+	k.made.all = nil
 }
 
 // watch makes bs watch c, due at deadline (early) or ReplyGrace after it.

@@ -38,7 +38,7 @@ type breaker struct {
 	drainSeq       uint16
 	lastActive     mono         // last admission or outcome, for IdleTimeout
 	episode        mono         // when the circuit last left closed
-	sender         *task.Sender // how asks reach an actor target without blocking the turn
+	sender         *task.Sender // how asks reach an actor target without blocking the turn, or a caller
 	since          int64        // when the circuit entered its state (Unix ns)
 }
 
@@ -172,7 +172,7 @@ func (b *breaker) start(ctx actor.Context) {
 // unregistered, the registry shuts down) each is answered with err.
 func (b *breaker) stop(err error) {
 	b.stopped = true
-	b.cfg.Cell.admitting(nil) // callers post their calls from now on
+	b.cfg.Cell.admitting(nil, nil) // callers post their calls from now on
 	if errors.Is(err, errs.ErrBreakerRestarted) {
 		for _, c := range b.inflight {
 			c.index = -1
@@ -349,7 +349,12 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout,
 
 func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	if c.admittedIn != nil {
+		first := !c.over
 		if !b.takeEnd(c) {
+			if first { // of an earlier incarnation: it counts nowhere, but its ask ends
+				c.abandon()
+				c.ctx.cancel(context.Canceled)
+			}
 			return
 		}
 	} else if !b.inflight.remove(c) {

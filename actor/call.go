@@ -62,7 +62,7 @@ type request struct {
 	// generation of the closed circuit that admitted it (as the key's Cell
 	// published it; nil once its breaker admitted it instead), the key's
 	// mailbox, and the message its deadline posts there.
-	admittedIn *state.Gen
+	admittedIn *admission
 	mb         *Mailbox
 	expiry     expiry
 

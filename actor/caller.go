@@ -25,6 +25,7 @@ type Caller struct {
 	calls  sync.Pool  // *Call answered and reusable
 	timers sync.Pool  // *backstop, idle (and maybe armed)
 	born   time.Time  // the base of the backstops' times
+	made   backstops
 }
 
 // NewCaller returns the caller side of a registry whose workers are pool's.
@@ -40,12 +41,20 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 	c := k.newCall(mb, ctx, msg, deadline, now)
 	c.Hold(cell, limit)
 	var bs *backstop
-	if k.admit(mb, c, now) {
+	if adm := k.admit(mb, c, now); adm != nil {
 		// The breaker learns of the call from its outcome, its withdrawal
 		// or its deadline, which the backstop posts (and ReplyGrace later,
 		// if the breaker has not answered by then, answers itself).
-		bs = k.watch(c, deadline, true)
-		k.pool.Submit(&c.job)
+		if adm.send == nil {
+			bs = k.watch(c, deadline, true)
+			k.pool.Submit(&c.job)
+		} else {
+			// Asked before its backstop watches it: the expiry the
+			// backstop posts abandons the ask.
+			c.ask = &c.asker
+			c.ask.Start(k.pool, adm.send, mb.owner.Target.PID, c.Msg, c.Deadline, c, mb.owner.Rules().Classify)
+			bs = k.watch(c, deadline, true)
+		}
 	} else {
 		bs = k.watch(c, deadline, false)
 		mb.PostUserMessage(c)
@@ -59,32 +68,35 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 	return v, err
 }
 
-// admit admits c without a turn of its breaker if it can: a function
-// target's call, before its deadline, while the key's running breaker
-// publishes a closed circuit, in which an admission changes nothing and
-// always forwards (Cell.admits). The caller then hands it to a worker
-// itself; the worker checks, just before the target runs, that the circuit
-// has not moved meanwhile, and hands it to the breaker otherwise
-// (Call.Redirect), so the target never runs for a call the circuit would
-// not have admitted.
-func (k *Caller) admit(mb *Mailbox, c *Call, now time.Time) bool {
+// admit admits c without a turn of its breaker if it can: before its
+// deadline, while the key's running breaker publishes a closed circuit, in
+// which an admission changes nothing and always forwards (Cell.admits). It
+// returns the admission, or nil. The caller then sends the call itself: an
+// ask of an actor target at once (through the breaker's Sender, which never
+// blocks), a function target's job to a worker, which checks, just before
+// the target runs, that the circuit has not moved meanwhile, and hands it
+// to the breaker otherwise (Call.Redirect), so a function never runs for a
+// call the circuit would not have admitted.
+func (k *Caller) admit(mb *Mailbox, c *Call, now time.Time) *admission {
 	cfg := mb.owner
-	if cfg == nil || cfg.Target.Func == nil || !now.Before(c.Deadline) {
-		return false
+	if cfg == nil || !now.Before(c.Deadline) {
+		return nil
 	}
-	g := cfg.Cell.admits.Load()
-	if g == nil {
-		return false
+	adm := cfg.Cell.admits.Load()
+	if adm == nil {
+		return nil
 	}
 	cfg.Cell.admitted.Add(1)
-	c.admittedIn, c.gen, c.admitted, c.mb = g, *g, now, mb
+	c.admittedIn, c.gen, c.admitted, c.mb = adm, adm.gen, now, mb
 	c.expiry.call = c
 	c.engage() // the target's hold on the call, until it is done with it
-	c.job = task.Job{
-		Ctx: c.ctx, Deadline: c.Deadline, Fn: cfg.Target.Func, Msg: c.Msg,
-		Classify: cfg.Rules().Classify, ReplyTo: mb, Token: c, Admission: c,
+	if fn := cfg.Target.Func; fn != nil {
+		c.job = task.Job{
+			Ctx: c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
+			Classify: cfg.Rules().Classify, ReplyTo: mb, Token: c, Admission: c,
+		}
 	}
-	return true
+	return adm
 }
 
 // newCall returns a call for mb's key, from the pool if one is there; a

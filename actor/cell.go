@@ -6,6 +6,7 @@ import (
 
 	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/task"
 )
 
 // Cell is the part of a key's breaker that outlives its incarnations: the
@@ -39,11 +40,11 @@ type Cell struct {
 	// rejected counts the calls its callers answered with the circuit's
 	// OpenError (until the key is flooded: see Reject).
 	rejected atomic.Uint64
-	// admits is the generation of the closed circuit of the running
-	// breaker of a function target, whose callers then admit their calls
-	// themselves (nil: they post them to the breaker). A new pointer per
-	// closed period, so a worker tells a call admitted in an earlier one.
-	admits atomic.Pointer[state.Gen]
+	// admits is the closed circuit of the running breaker, whose callers
+	// then admit their calls themselves (nil: they post them to the
+	// breaker). A new one per closed period, so a worker tells a call
+	// admitted in an earlier one.
+	admits atomic.Pointer[admission]
 	// admitted counts the calls its callers admitted (they add), ended
 	// those of them whose end a breaker has taken (in its turns only): the
 	// difference is in flight.
@@ -51,19 +52,25 @@ type Cell struct {
 	ended    uint64
 }
 
+// admission is a closed circuit whose callers admit their calls: its
+// generation, and (for an actor target) how its asks are sent.
+type admission struct {
+	gen  state.Gen
+	send *task.Sender
+}
+
 // admitting publishes whether callers admit calls themselves, in the
-// closed circuit of generation g (nil: they do not); only the running
-// breaker calls it.
-func (c *Cell) admitting(g *state.Gen) {
+// closed circuit of generation g (nil: they do not), sending asks through
+// send; only the running breaker and its mailbox's turns call it.
+func (c *Cell) admitting(g *state.Gen, send *task.Sender) {
 	cur := c.admits.Load()
 	switch {
 	case g == nil:
 		if cur != nil {
 			c.admits.Store(nil)
 		}
-	case cur == nil || *cur != *g:
-		gen := *g
-		c.admits.Store(&gen)
+	case cur == nil || cur.gen != *g || cur.send != send:
+		c.admits.Store(&admission{gen: *g, send: send})
 	}
 }
 

@@ -16,9 +16,9 @@
 //
 // A caller (Caller.Do) makes a Call — which carries its own reply channel —
 // posts it to its key's Mailbox, and waits on that channel and its context
-// only. While a function target's circuit is closed the caller admits the
-// call itself instead, and hands it to a worker (admitted.go): the breaker
-// learns of it from its end. The call gets exactly one answer, from whoever
+// only. While the key's circuit is closed the caller admits the call itself
+// instead, and hands it to a worker or sends its ask (admitted.go): the
+// breaker learns of it from its end. The call gets exactly one answer, from whoever
 // settles it first:
 //
 //   - the breaker, with the target's answer, ErrOpen, or ErrTimeout when its

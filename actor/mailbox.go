@@ -369,7 +369,7 @@ func (m *Mailbox) setSuspended(s bool) {
 		return
 	}
 	if s {
-		m.owner.Cell.admitting(nil)
+		m.owner.Cell.admitting(nil, nil)
 	} else if b := m.q.direct; b != nil {
 		b.publishAdmits()
 	}

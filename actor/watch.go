@@ -20,6 +20,7 @@ func (b *breaker) watch(ctx actor.Context) {
 	}
 	b.watching = true
 	b.tellTarget(ctx, &actor.Watch{Watcher: copyOf(ctx.Self())})
+	b.publishAdmits()
 }
 
 // tellTarget sends the target a system message about this breaker. It names
@@ -71,6 +72,7 @@ func (b *breaker) targetDown(ctx actor.Context) {
 		c.ctx.cancel(context.Canceled)
 		b.end(ctx, c, state.Failed, false, false, Result{Err: errs.ErrTargetDown}, now)
 	}
+	b.targetDownAdmitted(ctx, now)
 }
 
 // targetIsLocal reports whether the breaker has an actor target, and it

@@ -88,6 +88,9 @@ func (a *Ask) Abandon() bool {
 	return true
 }
 
+// Courier is the ask's courier, the Token of its Completion.
+func (a *Ask) Courier() Courier { return a.courier }
+
 // Classifies reports whether the ask's outcome is judged by a classifier of
 // the key's own (user code), which must then run on a worker, never on a
 // goroutine that has a deadline to keep.

@@ -76,6 +76,23 @@ func (r *Router) take(id uint32) *Ask {
 	return a
 }
 
+// Waiting returns the asks waiting for a reply that match reports for; it
+// is called under the router's locks, and must not call into the router.
+func (r *Router) Waiting(match func(*Ask) bool) []*Ask {
+	var found []*Ask
+	for i := range r.shards {
+		s := &r.shards[i]
+		s.mu.Lock()
+		for _, a := range s.asks {
+			if match(a) {
+				found = append(found, a)
+			}
+		}
+		s.mu.Unlock()
+	}
+	return found
+}
+
 // SendUserMessage routes a reply to the ask its RequestId names; a reply
 // for no waiting ask (late, or a second one) is dropped.
 func (r *Router) SendUserMessage(pid *actor.PID, message any) {

@@ -3,6 +3,7 @@ package task
 import (
 	"reflect"
 	"strings"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -15,9 +16,14 @@ import (
 // Bounded mailbox blocks its senders while the mailbox is full, and a process
 // or mailbox of a kind protoactor does not ship may block too. The verdict is
 // kept for the target's process and made again when the process changes
-// (the target was respawned). A Sender belongs to one breaker incarnation:
-// it is used on its turns only.
+// (the target was respawned). A Sender belongs to one breaker incarnation,
+// and may be used on its turns and by its key's callers at once.
 type Sender struct {
+	v atomic.Pointer[verdict]
+}
+
+// verdict is whether sending to proc may block.
+type verdict struct {
 	proc   actor.Process
 	blocks bool
 }
@@ -25,10 +31,12 @@ type Sender struct {
 // send hands msg to target with a's sender PID.
 func (s *Sender) send(p *Pool, a *Ask, target *actor.PID, msg any) {
 	proc, _ := a.sys.ProcessRegistry.Get(target) // protoactor's dead-letter process if there is none
-	if proc != s.proc {
-		s.proc, s.blocks = proc, mayBlock(proc)
+	v := s.v.Load()
+	if v == nil || v.proc != proc {
+		v = &verdict{proc: proc, blocks: mayBlock(proc)}
+		s.v.Store(v)
 	}
-	if !s.blocks {
+	if !v.blocks {
 		a.deliver(proc, target, msg)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/metrics"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -50,6 +51,44 @@ func TestDeadlineTicksStartNoGoroutineEach(t *testing.T) {
 		want := keys/10 + int(float64(keys)*(1-pooledKept)*1.2)
 		if n := goroutinesCreated() - before; n > uint64(want) {
 			t.Fatalf("%d goroutines started as %d keys' deadline ticks came, want at most %d", n, keys, want)
+		}
+	})
+}
+
+// Regression: a caller's backstop timer stays armed between calls, and
+// one still armed when the registry had shut down fired later, starting a
+// goroutine in a process that had let the registry go.
+func TestAShutDownRegistryLeavesNoTimerToFire(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// Given a registry whose keys were called by many callers at once
+		reg, err := tripwire.Start(testkit.NewSystem(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		echo := tripwire.FuncTarget(func(_ context.Context, m any) (any, error) { return m, nil })
+		testkit.Register(t, reg, "k", echo, tripwire.Settings{CallTimeout: time.Second})
+		var wg sync.WaitGroup
+		for i := range 64 {
+			wg.Go(func() {
+				if _, err := reg.Call(context.Background(), "k", i); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+
+		// When it has shut down
+		if err := reg.Shutdown(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+
+		// Then nothing of it starts a goroutine later
+		before := goroutinesCreated()
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if n := goroutinesCreated() - before; n != 0 {
+			t.Fatalf("%d goroutines started after Shutdown", n)
 		}
 	})
 }
