@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,12 +63,13 @@ const idleTimeout = 10 * time.Second
 // (a hung target never delays another call) and shrinks as workers idle out.
 // Submit never blocks.
 //
-// An idle worker waits on a channel of its own, on a stack of idle workers:
-// a job goes to the one that finished last (its stack and caches are the
-// warmest) with one lock and one send, and a worker waits with a plain
-// receive, not a select over the pool's job queue, its quit channel and an
-// idle timer, which cost every call those three channels' locks. One timer
-// for the pool retires the workers idle for idleTimeout.
+// An idle worker waits on a channel of its own, on a stack of idle workers
+// (idleStack, without a lock): a job goes to the one that finished last
+// (its stack and caches are the warmest) with one compare-and-swap and one
+// send, and a worker waits with a plain receive, not a select over the
+// pool's job queue, its quit channel and an idle timer, which cost every
+// call those three channels' locks. One timer for the pool retires the
+// workers idle for idleTimeout.
 type Pool struct {
 	replies *Router
 	born    time.Time // the base of its workers' idle times
@@ -78,18 +78,17 @@ type Pool struct {
 	wg      sync.WaitGroup
 	once    sync.Once
 
-	mu    sync.Mutex
-	idle  []*worker   // the idle workers, the longest idle first
-	all   []*worker   // every worker, busy or idle (see Running)
+	idle  idleStack
 	reap  *time.Timer // retires idle workers; armed while any is idle
-	armed bool        // reap is armed
+	armed atomic.Bool // reap is armed, by whoever set it
 }
 
 // worker is one of the pool's goroutines, as the idle stack holds it.
 type worker struct {
 	jobs  chan *Job     // its next job, or nil: retire (room for one: no sender waits)
-	since time.Duration // when it went idle (Pool.now)
-	slot  int           // its index in Pool.all; guarded by Pool.mu
+	since time.Duration // when it went idle (Pool.now), written before it is pushed
+	slot  uint32        // its place in the idle stack's slots, for its life
+	next  atomic.Uint32 // the slot+1 of the worker below it on the idle stack
 
 	// cur is the job with an Admission whose target it is running (or
 	// held, while Running looks at it: the worker cannot end it then, nor
@@ -103,7 +102,9 @@ var held = new(Job)
 // NewPool returns a pool, with the Router in sys for the asks of the same
 // registry. Workers post each outcome to its job's ReplyTo.
 func NewPool(sys *actor.ActorSystem) *Pool {
-	return &Pool{replies: NewRouter(sys), born: time.Now()}
+	p := &Pool{replies: NewRouter(sys), born: time.Now()}
+	p.reap = time.AfterFunc(time.Duration(1<<62), p.retire) // armed when a worker idles
+	return p
 }
 
 // Replies is the Router the registry's asks of actor targets reply through.
@@ -134,18 +135,12 @@ func (p *Pool) Go(fn func()) bool {
 }
 
 func (p *Pool) dispatch(j *Job) {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
-		w := p.idle[n-1]
-		p.idle[n-1] = nil
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
+	if w := p.idle.pop(); w != nil {
 		w.jobs <- j
 		return
 	}
-	w := &worker{jobs: make(chan *Job, 1), slot: len(p.all)}
-	p.all = append(p.all, w)
-	p.mu.Unlock()
+	w := &worker{jobs: make(chan *Job, 1)}
+	p.idle.join(w)
 	p.live.Add(1)
 	p.wg.Add(1)
 	go p.work(w, j)
@@ -156,15 +151,12 @@ func (p *Pool) dispatch(j *Job) {
 // stops for good answers this way the calls its callers admitted. fn must
 // not block, and must not call into the pool.
 func (p *Pool) Running(fn func(*Job)) {
-	p.mu.Lock()
-	all := slices.Clone(p.all)
-	p.mu.Unlock()
-	for _, w := range all {
+	p.idle.each(func(w *worker) {
 		if j := w.cur.Load(); j != nil && j != held && w.cur.CompareAndSwap(j, held) {
 			fn(j)
 			w.cur.Store(j)
 		}
-	}
+	})
 }
 
 // Close stops idle workers and waits, until ctx is done, for busy ones. A
@@ -173,16 +165,8 @@ func (p *Pool) Running(fn func(*Job)) {
 func (p *Pool) Close(ctx context.Context) error {
 	p.once.Do(func() {
 		p.closed.Store(true)
-		p.mu.Lock()
-		idle := p.idle
-		p.idle = nil
-		if p.reap != nil {
-			p.reap.Stop()
-		}
-		p.mu.Unlock()
-		for _, w := range idle {
-			w.jobs <- nil
-		}
+		p.reap.Stop()
+		p.retireAll()
 		p.replies.Close()
 	})
 	done := make(chan struct{})
@@ -199,62 +183,70 @@ func (p *Pool) Close(ctx context.Context) error {
 func (p *Pool) work(w *worker, j *Job) {
 	defer p.wg.Done()
 	defer p.live.Add(-1)
-	defer p.leave(w)
+	defer p.idle.leave(w)
 	for j != nil && p.park(w, p.run(w, j)) {
 		j = <-w.jobs
 	}
 }
 
-// leave takes a retiring worker out of the pool's list.
-func (p *Pool) leave(w *worker) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	last := p.all[len(p.all)-1]
-	p.all[w.slot], last.slot = last, w.slot
-	p.all[len(p.all)-1] = nil
-	p.all = p.all[:len(p.all)-1]
+// retireAll ends every idle worker; the pool is closed.
+func (p *Pool) retireAll() {
+	for _, w := range p.idle.takeAll() {
+		w.jobs <- nil
+	}
 }
 
 // park puts w, whose last job ended at done, on the idle stack; false: the
 // pool is closed, and w retires.
 func (p *Pool) park(w *worker, done time.Duration) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.closed.Load() {
 		return false
 	}
 	w.since = done
-	p.idle = append(p.idle, w)
-	if !p.armed {
-		p.armed = true
-		if p.reap == nil {
-			p.reap = time.AfterFunc(idleTimeout, p.retire)
-		} else {
-			p.reap.Reset(idleTimeout)
-		}
+	p.idle.push(w)
+	if p.closed.Load() {
+		p.retireAll() // Close took the idle workers before this one came
+	}
+	if !p.armed.Load() && p.armed.CompareAndSwap(false, true) {
+		p.reap.Reset(idleTimeout)
 	}
 	return true
 }
 
 // retire ends the workers idle for idleTimeout, and arms the timer for the
-// next one due, if any is idle.
+// next one due, if any is idle. It takes the whole stack for a moment (a
+// job submitted meanwhile starts a worker) and puts back the workers it
+// keeps.
 func (p *Pool) retire() {
-	p.mu.Lock()
+	if p.closed.Load() {
+		return
+	}
 	now := p.now()
-	n := 0
-	for n < len(p.idle) && now-p.idle[n].since >= idleTimeout {
-		n++
+	var keep []*worker
+	due := idleTimeout
+	for _, w := range p.idle.takeAll() {
+		if idle := now - w.since; idle < idleTimeout {
+			keep = append(keep, w)
+			due = min(due, idleTimeout-idle)
+		} else {
+			w.jobs <- nil
+		}
 	}
-	old := slices.Clone(p.idle[:n])
-	clear(p.idle[:n])
-	p.idle = append(p.idle[:0], p.idle[n:]...)
-	p.armed = len(p.idle) > 0 && !p.closed.Load()
-	if p.armed {
-		p.reap.Reset(idleTimeout - (now - p.idle[0].since))
+	for i := len(keep) - 1; i >= 0; i-- {
+		p.idle.push(keep[i])
 	}
-	p.mu.Unlock()
-	for _, w := range old {
-		w.jobs <- nil
+	if len(keep) > 0 {
+		p.reap.Reset(due)
+		return
+	}
+	// Nothing idle was kept: disarmed, unless a worker idled meanwhile
+	// (it saw the timer armed and left it to this).
+	p.armed.Store(false)
+	if !p.idle.empty() && p.armed.CompareAndSwap(false, true) {
+		p.reap.Reset(idleTimeout)
+	}
+	if p.closed.Load() {
+		p.retireAll()
 	}
 }
 

@@ -3,6 +3,7 @@ package task_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -286,5 +287,43 @@ func TestAWorkerIdlesOutTenSecondsAfterItsLastJob(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		synctest.Wait()
 		require.Zero(t, p.Live())
+	})
+}
+
+func TestPoolUnderContentionRunsEveryJobOnceAndRetiresItsIdleWorkers(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		// Given a pool that submitters on every core hand short jobs,
+		// with pauses past the idle timeout in between, so that workers
+		// go idle, are handed jobs and retire all at once
+		p, c := task.NewPool(sys), newCollector()
+		defer closePool(t, p)
+		const submitters, rounds, each = 8, 4, 200
+		var runs [submitters * rounds * each]atomic.Int32
+		quick := func(_ context.Context, msg any) (any, error) {
+			runs[msg.(int)].Add(1)
+			return nil, nil
+		}
+		for r := range rounds {
+			var wg sync.WaitGroup
+			for s := range submitters {
+				wg.Go(func() {
+					for i := range each {
+						p.Submit(job(c, (r*submitters+s)*each+i, quick))
+					}
+				})
+			}
+			wg.Wait()
+			require.Len(t, c.await(t, submitters*each), submitters*each)
+			if r%2 == 0 {
+				time.Sleep(15 * time.Second) // every idle worker retires
+				synctest.Wait()
+				require.Zero(t, p.Live(), "round %d", r)
+			}
+		}
+
+		// Then every job ran once
+		for i := range runs {
+			require.EqualValues(t, 1, runs[i].Load(), "job %d", i)
+		}
 	})
 }
