@@ -69,6 +69,6 @@ func (r *Registry) tell(e *registry.Entry, msg func(chan tactor.Report) any) (ta
 // Workers is the number of worker goroutines running function targets, busy
 // or idle. A worker is started only when no idle one is waiting for a job, so
 // the count follows the peak of concurrent calls to function targets (counting
-// calls a target kept running past their deadline); idle workers exit after
-// 10 seconds.
+// calls a target kept running past their deadline); a worker idle for 10 to
+// 15 seconds exits.
 func (r *Registry) Workers() int { return r.pool.Live() }

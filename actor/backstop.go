@@ -29,11 +29,12 @@ type backstop struct {
 
 	// What the backstop watches, written by its caller alone: a seqlock,
 	// ver odd while the caller writes.
-	ver   atomic.Uint64
-	call  atomic.Pointer[Call]
+	ver  atomic.Uint64
+	call atomic.Pointer[Call]
+	// round<<1 | early: the call's round, and whether its caller admitted
+	// it (its deadline then goes to its breaker first)
 	round atomic.Uint64
 	due   atomic.Int64 // when: the deadline if early, else deadline + ReplyGrace (since Caller.born)
-	early atomic.Bool  // the call's caller admitted it: its deadline goes to its breaker first
 
 	// mu serializes arming the timer; armed is when it fires (0: it is not
 	// armed), written under mu.
@@ -96,11 +97,14 @@ func (bs *backstop) watch(c *Call, deadline time.Time, early bool) {
 	if !early {
 		due = int64(graceAfter(time.Duration(due)))
 	}
+	r := c.round() << 1
+	if early {
+		r |= 1
+	}
 	bs.ver.Add(1)
 	bs.call.Store(c)
-	bs.round.Store(c.round())
+	bs.round.Store(r)
 	bs.due.Store(due)
-	bs.early.Store(early)
 	bs.ver.Add(1)
 	// Read after the call is written: if the timer is firing now, either
 	// this sees it unarmed, or the firing sees this call (fire).
@@ -120,12 +124,10 @@ func (k *Caller) unwatch(bs *backstop) {
 	k.timers.Put(bs)
 }
 
-// forget makes bs watch nothing.
-func (bs *backstop) forget() {
-	bs.ver.Add(1)
-	bs.call.Store(nil)
-	bs.ver.Add(1)
-}
+// forget makes bs watch nothing. It need not move ver on: a firing that
+// read the call before sees a call answered, and fire's look again is for
+// calls watched since.
+func (bs *backstop) forget() { bs.call.Store(nil) }
 
 // arm makes the timer fire at due; mu held.
 func (bs *backstop) arm(due int64) {
@@ -138,9 +140,9 @@ func (bs *backstop) watched() (ver uint64, c *Call, round uint64, due int64, ear
 	for {
 		v := bs.ver.Load()
 		if v&1 == 0 {
-			c, round, due, early = bs.call.Load(), bs.round.Load(), bs.due.Load(), bs.early.Load()
+			c, round, due = bs.call.Load(), bs.round.Load(), bs.due.Load()
 			if bs.ver.Load() == v {
-				return v, c, round, due, early
+				return v, c, round >> 1, due, round&1 != 0
 			}
 		}
 	}

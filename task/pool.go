@@ -56,8 +56,14 @@ type Inbox interface {
 	PostUserMessage(msg any)
 }
 
-// idleTimeout is how long a worker waits for another job before it exits.
+// idleTimeout is how long, at least, a worker waits for another job before
+// it exits: it exits at the third tick of the pool's reaper (every
+// idleTimeout/2) after it went idle, 10 to 15 s after, so a worker reads no
+// clock to go idle.
 const idleTimeout = 10 * time.Second
+
+// idleTicks is how many reaper ticks a worker stays idle for.
+const idleTicks = 3
 
 // Pool runs Jobs on long-lived goroutines. It grows when every worker is busy
 // (a hung target never delays another call) and shrinks as workers idle out.
@@ -69,24 +75,24 @@ const idleTimeout = 10 * time.Second
 // send, and a worker waits with a plain receive, not a select over the
 // pool's job queue, its quit channel and an idle timer, which cost every
 // call those three channels' locks. One timer for the pool retires the
-// workers idle for idleTimeout.
+// workers idle for idleTimeout, on its ticks.
 type Pool struct {
 	replies *Router
-	born    time.Time // the base of its workers' idle times
 	closed  atomic.Bool
 	live    atomic.Int64
 	wg      sync.WaitGroup
 	once    sync.Once
 
 	idle  idleStack
-	reap  *time.Timer // retires idle workers; armed while any is idle
-	armed atomic.Bool // reap is armed, by whoever set it
+	reap  *time.Timer   // retires idle workers; armed while any is idle
+	armed atomic.Bool   // reap is armed, by whoever set it
+	ticks atomic.Uint32 // the reaper's ticks so far
 }
 
 // worker is one of the pool's goroutines, as the idle stack holds it.
 type worker struct {
 	jobs  chan *Job     // its next job, or nil: retire (room for one: no sender waits)
-	since time.Duration // when it went idle (Pool.now), written before it is pushed
+	since uint32        // the reaper's tick when it went idle, written before it is pushed
 	slot  uint32        // its place in the idle stack's slots, for its life
 	next  atomic.Uint32 // the slot+1 of the worker below it on the idle stack
 
@@ -102,7 +108,7 @@ var held = new(Job)
 // NewPool returns a pool, with the Router in sys for the asks of the same
 // registry. Workers post each outcome to its job's ReplyTo.
 func NewPool(sys *actor.ActorSystem) *Pool {
-	p := &Pool{replies: NewRouter(sys), born: time.Now()}
+	p := &Pool{replies: NewRouter(sys)}
 	p.reap = time.AfterFunc(time.Duration(1<<62), p.retire) // armed when a worker idles
 	return p
 }
@@ -184,7 +190,11 @@ func (p *Pool) work(w *worker, j *Job) {
 	defer p.wg.Done()
 	defer p.live.Add(-1)
 	defer p.idle.leave(w)
-	for j != nil && p.park(w, p.run(w, j)) {
+	for j != nil {
+		p.run(w, j)
+		if !p.park(w) {
+			return
+		}
 		j = <-w.jobs
 	}
 }
@@ -196,38 +206,35 @@ func (p *Pool) retireAll() {
 	}
 }
 
-// park puts w, whose last job ended at done, on the idle stack; false: the
-// pool is closed, and w retires.
-func (p *Pool) park(w *worker, done time.Duration) bool {
+// park puts w on the idle stack; false: the pool is closed, and w retires.
+func (p *Pool) park(w *worker) bool {
 	if p.closed.Load() {
 		return false
 	}
-	w.since = done
+	w.since = p.ticks.Load()
 	p.idle.push(w)
 	if p.closed.Load() {
 		p.retireAll() // Close took the idle workers before this one came
 	}
 	if !p.armed.Load() && p.armed.CompareAndSwap(false, true) {
-		p.reap.Reset(idleTimeout)
+		p.reap.Reset(idleTimeout / 2)
 	}
 	return true
 }
 
-// retire ends the workers idle for idleTimeout, and arms the timer for the
-// next one due, if any is idle. It takes the whole stack for a moment (a
-// job submitted meanwhile starts a worker) and puts back the workers it
-// keeps.
+// retire is the reaper's tick: it ends the workers idle for idleTicks
+// ticks, and ticks again while any is idle. It takes the whole stack for a
+// moment (a job submitted meanwhile starts a worker) and puts back the
+// workers it keeps.
 func (p *Pool) retire() {
 	if p.closed.Load() {
 		return
 	}
-	now := p.now()
+	tick := p.ticks.Add(1)
 	var keep []*worker
-	due := idleTimeout
 	for _, w := range p.idle.takeAll() {
-		if idle := now - w.since; idle < idleTimeout {
+		if tick-w.since < idleTicks {
 			keep = append(keep, w)
-			due = min(due, idleTimeout-idle)
 		} else {
 			w.jobs <- nil
 		}
@@ -236,36 +243,32 @@ func (p *Pool) retire() {
 		p.idle.push(keep[i])
 	}
 	if len(keep) > 0 {
-		p.reap.Reset(due)
+		p.reap.Reset(idleTimeout / 2)
 		return
 	}
 	// Nothing idle was kept: disarmed, unless a worker idled meanwhile
 	// (it saw the timer armed and left it to this).
 	p.armed.Store(false)
 	if !p.idle.empty() && p.armed.CompareAndSwap(false, true) {
-		p.reap.Reset(idleTimeout)
+		p.reap.Reset(idleTimeout / 2)
 	}
 	if p.closed.Load() {
 		p.retireAll()
 	}
 }
 
-// now is the time since the pool was made: one monotonic clock read, where
-// time.Now takes two.
-func (p *Pool) now() time.Duration { return time.Since(p.born) }
-
-// run runs j on w and returns when it ended.
-func (p *Pool) run(w *worker, j *Job) time.Duration {
+// run runs j on w.
+func (p *Pool) run(w *worker, j *Job) {
 	if j.Run != nil {
 		j.Run()
-		return p.now()
+		return
 	}
 	if a := j.Admission; a != nil {
 		w.cur.Store(j)
 		if !a.Admitted() {
 			w.end(j)
 			a.Redirect() // the last touch of j
-			return p.now()
+			return
 		}
 	}
 	ctx := j.Ctx
@@ -282,7 +285,6 @@ func (p *Pool) run(w *worker, j *Job) time.Duration {
 	o := Completion{Token: j.Token, Value: v, Err: err}
 	j.Classify.classify(&o)
 	p.report(j, o)
-	return p.now()
 }
 
 // end clears cur, waiting for Running if it is looking at j.
