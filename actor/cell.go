@@ -20,19 +20,14 @@ type Cell struct {
 	inflight  atomic.Int32 // MaxInFlight is at most math.MaxInt32
 	// announced is the restarts the key's breakers have published as
 	// transitions; only they touch it, in their turns.
-	announced   uint32
-	flags       atomic.Uint32 // flagPassivated, flagFlood, flagWindow
-	restarts    atomic.Int32
-	incarnation atomic.Uint32
-	// admitted counts the calls its callers admitted (they add), ended
-	// those of them whose end a breaker has taken (in its turns only): the
-	// difference, modulo 2^32, is in flight.
-	admitted atomic.Uint32
-	ended    uint32
+	announced uint32
+	flags     atomic.Uint32 // flagPassivated, flagFlood, flagWindow
 	// Made is set for a key the registry's factory made; it is set before
 	// the key is registered and never changed.
-	Made    bool
-	stopErr atomic.Pointer[error]
+	Made        bool
+	restarts    atomic.Int32
+	incarnation atomic.Uint32
+	stopErr     atomic.Pointer[error]
 	// orphans are the calls a crashed breaker had in flight, handed to the
 	// breaker that follows it (see SettleOrphans).
 	orphans atomic.Pointer[[]*Call]
@@ -50,6 +45,12 @@ type Cell struct {
 	// breaker). A new one per closed period, so a worker tells a call
 	// admitted in an earlier one.
 	admits atomic.Pointer[admission]
+	// admitted counts the calls its callers admitted (they add), ended
+	// those of them whose end a breaker has taken (in its turns only): the
+	// difference, modulo 2^32, is in flight. Last in the Cell, away from
+	// the state every caller reads: every admission writes admitted.
+	admitted atomic.Uint32
+	ended    uint32
 }
 
 // admission is a closed circuit whose callers admit their calls: its
