@@ -27,6 +27,15 @@ func (r *rig) do(ctx context.Context, msg any) <-chan Result {
 	return out
 }
 
+// hang makes a call as do does, whose target hangs until the gate it
+// returns is closed (and then fails), and waits until the target runs.
+func (r *rig) hang(ctx context.Context) (gate chan struct{}, out <-chan Result) {
+	gate = make(chan struct{})
+	out = r.do(ctx, gate)
+	synctest.Wait()
+	return gate, out
+}
+
 func TestACallAdmittedBeforeTheCircuitMovesIsAdmittedAgainByItsBreaker(t *testing.T) {
 	inBubble(t, func(t *testing.T, r *rig) {
 		k := NewCaller(r.cfg.Shared.Pool)
@@ -76,10 +85,8 @@ func TestACallAdmittedBeforeTheCircuitMovesIsAdmittedAgainByItsBreaker(t *testin
 func TestAnAdmittedCallsDeadlineCountsOnceAsATimeout(t *testing.T) {
 	inBubble(t, func(t *testing.T, r *rig) {
 		// Given a call its caller admitted, hung in its target
-		gate := make(chan struct{})
 		start := time.Now()
-		out := r.do(context.Background(), gate)
-		synctest.Wait()
+		gate, out := r.hang(context.Background())
 		require.Equal(t, Snapshot{State: state.Closed, InFlight: 1}, r.snapshot())
 
 		// When its deadline passes, then it fails with ErrTimeout exactly
@@ -99,10 +106,8 @@ func TestAnAdmittedCallsDeadlineCountsOnceAsATimeout(t *testing.T) {
 func TestTheBackstopAnswersAnAdmittedCallWhoseBreakerCannotTakeItsDeadline(t *testing.T) {
 	inBubble(t, func(t *testing.T, r *rig) {
 		// Given a call its caller admitted, hung in its target
-		gate := make(chan struct{})
 		start := time.Now()
-		out := r.do(context.Background(), gate)
-		synctest.Wait()
+		gate, out := r.hang(context.Background())
 		require.EqualValues(t, 1, r.calls.Load())
 
 		// And its breaker's mailbox suspended, as while a crash of it is
@@ -132,9 +137,7 @@ func TestAnAdmittedCallCarriesOverACrashUncounted(t *testing.T) {
 	inBubble(t, func(t *testing.T, r *rig) {
 		// Given a call its caller admitted, hung in its target when the
 		// breaker crashed
-		gate := make(chan struct{})
-		out := r.do(context.Background(), gate)
-		synctest.Wait()
+		gate, out := r.hang(context.Background())
 		r.crash()
 
 		// And the new incarnation one failure short of opening
@@ -159,9 +162,7 @@ func TestAWithdrawnAdmittedCallCountsNeitherWay(t *testing.T) {
 		// short of opening
 		require.ErrorIs(t, r.call("fail").Err, errBoom)
 		ctx, cancel := context.WithCancel(context.Background())
-		gate := make(chan struct{})
-		out := r.do(ctx, gate)
-		synctest.Wait()
+		gate, out := r.hang(ctx)
 
 		// When its caller cancels, then it gets context.Canceled at once
 		cancel()
