@@ -333,7 +333,9 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout,
 	}
 	d := now.Sub(c.admitted)
 	t, measured := b.tallyEnd(kind, canceled, timeout, res.Err, d)
-	b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: d, Timeout: timeout, Rand: rand.Float64()}, now)
+	if kind != state.Succeeded || !b.circuit.Quiet() {
+		b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: d, Timeout: timeout, Rand: rand.Float64()}, now)
+	}
 	// A function target's context ends with its call (what it started
 	// with the context is told to stop); it is the call's alone.
 	c.ctx.cancel(context.Canceled)

@@ -3,9 +3,10 @@
 //
 // # The breaker
 //
-// A breaker owns a state.Circuit, the table of calls in flight (a heap by
-// deadline, with one timer at the earliest), the recovery timer and the idle
-// check. It never blocks: a forwarded call goes to the task package (a pool
+// A breaker owns a state.Circuit, the table of the calls in flight it
+// admitted (a heap by deadline, with one timer at the earliest; the calls its
+// callers admitted while the circuit is closed are not in it), the recovery
+// timer and the idle check. It never blocks: a forwarded call goes to the task package (a pool
 // worker for a function target, an Ask for an actor target, sent from a
 // worker if the target might block its sender) and its task.Completion comes
 // back as a message. The state callers read without a message (the published

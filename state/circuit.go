@@ -66,6 +66,14 @@ func (c *Circuit) Rejecting() bool {
 	return false
 }
 
+// Quiet reports whether a success would change nothing in c and have no
+// effect: closed, with no failure to reset and no failure-rate window or
+// slow-call policy to feed. Its owner may then skip applying one.
+func (c *Circuit) Quiet() bool {
+	w := c.Settings.Window
+	return c.State == Closed && c.Failures == 0 && !w.Count() && !w.Timed() && c.Settings.SlowCall == 0
+}
+
 // WindowRate returns the calls and failures in the failure-rate window at
 // now; both are zero without a window.
 func (c *Circuit) WindowRate(now time.Time) (calls, fails int) {

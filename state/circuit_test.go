@@ -234,3 +234,46 @@ func TestStateString(t *testing.T) {
 		t.Run(tt.want, func(t *testing.T) { require.Equal(t, tt.want, tt.s.String()) })
 	}
 }
+
+func TestAQuietCircuitIsLeftAsItWasByASuccess(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	for _, tc := range []struct {
+		name  string
+		c     Circuit
+		quiet bool
+	}{
+		{"closed, no failures", closedC(0, 5), true},
+		{"closed, a failure to reset", closedC(1, 5), false},
+		{"open", openC(t0, 3, 6), false},
+		{"half-open", halfOpenC(false, t0, 3, 7), false},
+		{"closed with a window", func() Circuit {
+			c := closedC(0, 5)
+			s := *c.Settings
+			s.Window = Window{Size: 10, MinCalls: 5, FailureRate: 0.5}
+			c.Settings = &s
+			return c
+		}(), false},
+		{"closed with a slow-call policy", func() Circuit {
+			c := closedC(0, 5)
+			s := *c.Settings
+			s.SlowCall = time.Second
+			c.Settings = &s
+			return c
+		}(), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.c.Quiet(); got != tc.quiet {
+				t.Fatalf("Quiet() = %v, want %v", got, tc.quiet)
+			}
+			if !tc.quiet {
+				return
+			}
+			// A quiet circuit: a success changes nothing and has no effect
+			after := tc.c.Clone()
+			fx := after.Apply(Event{Kind: Succeeded, Gen: after.Gen}, t0, nil)
+			if len(fx) != 0 || after.State != tc.c.State || after.Failures != tc.c.Failures || after.Gen != tc.c.Gen {
+				t.Fatalf("a success moved a quiet circuit: %+v, effects %v", after, fx)
+			}
+		})
+	}
+}
