@@ -218,6 +218,7 @@ func TestMailboxNeverTakesAPostBeforeTheStartedOfItsBreaker(t *testing.T) {
 		for range posters {
 			wg.Go(func() {
 				for !ready.Load() {
+					runtime.Gosched()
 				}
 				m.PostUserMessage(round)
 			})
