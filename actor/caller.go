@@ -31,7 +31,8 @@ type Caller struct {
 // NewCaller returns the caller side of a registry whose workers are pool's.
 func NewCaller(pool *task.Pool) *Caller { return &Caller{pool: pool, born: time.Now()} }
 
-// Do posts a call for msg to mb and returns its one answer: the target's,
+// Do posts a call for msg to mb — or, while the key's circuit is closed,
+// sends it to its target itself (admit) — and returns its one answer: the target's,
 // ErrTimeout at deadline, context.Canceled when ctx is cancelled first, or
 // why the key has no breaker any more. now is when the caller read the clock
 // (time.Now, with its monotonic reading). The call occupies the MaxInFlight
