@@ -34,11 +34,19 @@ func (b *breaker) publishAdmits() {
 	b.cfg.Cell.admitting(&c.Gen, b.sender)
 }
 
-// takeEnd reports whether this is the first end of a call its caller
-// admitted, and of this incarnation's: it then counts, once.
-func (b *breaker) takeEnd(c *Call) bool {
+// An end of a call its caller admitted, as takeEnd finds it.
+type ending uint8
+
+const (
+	again     ending = iota // it has ended before: nothing to do
+	uncounted               // its first end, of an earlier incarnation's call
+	counted                 // its first end, of this incarnation's: it counts, once
+)
+
+// takeEnd takes an end of a call its caller admitted.
+func (b *breaker) takeEnd(c *Call) ending {
 	if c.over {
-		return false
+		return again
 	}
 	c.over = true
 	b.cfg.Cell.ended++
@@ -46,9 +54,9 @@ func (b *breaker) takeEnd(c *Call) bool {
 		// Its end counts nowhere, but it is the key's activity, as a call
 		// a crash carried over is when it ends (IdleTimeout).
 		b.lastActive = monoOf(time.Now())
-		return false
+		return uncounted
 	}
-	return true
+	return counted
 }
 
 // expireAdmitted is the deadline of a call its caller admitted: unless it
@@ -58,14 +66,13 @@ func (b *breaker) expireAdmitted(ctx actor.Context, c *Call) {
 	if c.admittedIn == nil {
 		return // the breaker admitted it after all: its deadline tick ends it
 	}
-	first := !c.over
-	counts := b.takeEnd(c)
-	if !first {
+	e := b.takeEnd(c)
+	if e == again {
 		return
 	}
 	c.abandon()
 	c.ctx.cancel(context.DeadlineExceeded)
-	if !counts {
+	if e == uncounted {
 		c.Settle(Result{Err: errs.ErrTimeout})
 		return
 	}
@@ -135,9 +142,9 @@ func (b *breaker) targetDownAdmitted(ctx actor.Context, now time.Time) {
 	}
 	for _, c := range b.cfg.asking() {
 		c.ask = nil
-		counts := b.takeEnd(c)
+		e := b.takeEnd(c)
 		c.ctx.cancel(context.Canceled)
-		if !counts {
+		if e != counted {
 			c.Settle(Result{Err: errs.ErrTargetDown})
 			continue
 		}

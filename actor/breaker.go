@@ -283,7 +283,7 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 		return
 	}
 	if c.admittedIn != nil {
-		if !b.takeEnd(c) {
+		if b.takeEnd(c) != counted {
 			c.ctx.cancel(context.Canceled)
 			if c.claim() {
 				c.spent = true // its worker is done with it: its outcome is here
@@ -351,12 +351,12 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout,
 
 func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	if c.admittedIn != nil {
-		first := !c.over
-		if !b.takeEnd(c) {
-			if first { // of an earlier incarnation: it counts nowhere, but its ask ends
-				c.abandon()
-				c.ctx.cancel(context.Canceled)
-			}
+		switch b.takeEnd(c) {
+		case again:
+			return
+		case uncounted: // of an earlier incarnation: it counts nowhere, but its ask ends
+			c.abandon()
+			c.ctx.cancel(context.Canceled)
 			return
 		}
 	} else if !b.inflight.remove(c) {
