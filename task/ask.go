@@ -57,7 +57,10 @@ func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline tim
 	// sender and answer again later, and that late answer must still name
 	// this ask's RequestId (which the router then ignores), even after the
 	// call holding this Ask has been reused.
-	a.self = &actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: r.add(a)}
+	a.self = &actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: r.nextID()}
+	// Entered only now, whole: a breaker may find it among the router's
+	// waiting asks (Router.Waiting) and abandon it on another goroutine.
+	r.enter(a)
 	s.send(p, a, target, msg)
 }
 

@@ -2,6 +2,7 @@ package task_test
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -176,5 +177,46 @@ func TestRouterClosedDropsReplies(t *testing.T) {
 
 		// Then the reply reaches no ask
 		require.Empty(t, c.settled())
+	})
+}
+
+func TestAskFoundWaitingWhileItStartsIsWhole(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		// Given asks started one after another on a goroutine of their
+		// own, to a target that holds them all
+		p, target := newPool(t, sys), holder(sys)
+		const n = 300
+		started := make(chan struct{})
+		go func() {
+			defer close(started)
+			for i := range n {
+				task.NewAsk(p, &task.Sender{}, target, i, time.Time{}, newCollector(), nil)
+			}
+		}()
+
+		// When another goroutine abandons every ask it finds waiting,
+		// meanwhile (as a breaker does when its target dies)
+		abandoned := 0
+		sweep := func() {
+			for _, a := range p.Replies().Waiting(func(*task.Ask) bool { return true }) {
+				if a.Abandon() {
+					abandoned++
+				}
+			}
+		}
+		for running := true; running; {
+			select {
+			case <-started:
+				running = false
+			default:
+				runtime.Gosched()
+			}
+			sweep()
+		}
+		sweep()
+
+		// Then each ask was abandoned exactly once, and (under -race) was
+		// whole when it was found: its sender PID was set before it waited
+		require.Equal(t, n, abandoned)
 	})
 }

@@ -51,17 +51,22 @@ func (r *Router) Close() {
 	r.sys.ProcessRegistry.Remove(&actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id})
 }
 
-// add enters a and returns its RequestId (never 0: protoactor's default).
-func (r *Router) add(a *Ask) uint32 {
+// nextID returns a fresh RequestId (never 0: protoactor's default).
+func (r *Router) nextID() uint32 {
 	id := r.next.Add(1)
 	for id == 0 {
 		id = r.next.Add(1)
 	}
+	return id
+}
+
+// enter makes a, whose sender PID carries its RequestId, wait for its reply.
+func (r *Router) enter(a *Ask) {
+	id := a.self.RequestId
 	s := &r.shards[id%routerShards]
 	s.mu.Lock()
 	s.asks[id] = a
 	s.mu.Unlock()
-	return id
 }
 
 // take removes and returns the ask waiting under id, or nil.
