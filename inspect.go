@@ -55,15 +55,28 @@ func (r *Registry) tell(e *registry.Entry, msg func(chan tactor.Report) any) (ta
 	defer timeout.Stop()
 	select {
 	case rep := <-reply:
-		if rep.Err == errs.ErrForgotten {
-			return rep.Snapshot, fmt.Errorf("%w: %q was forgotten to make room (WithMaxKeys)", ErrUnknownKey, e.Key)
-		}
-		return rep.Snapshot, rep.Err
+		return reported(e, rep)
 	case <-r.stopping:
-		return tactor.Snapshot{}, ErrShutdown
+		// The breaker may have answered as Shutdown began (a Subscribe
+		// callback shutting down on the transition this caused): what it
+		// did is the answer.
+		select {
+		case rep := <-reply:
+			return reported(e, rep)
+		default:
+			return tactor.Snapshot{}, ErrShutdown
+		}
 	case <-timeout.C:
 		return tactor.Snapshot{}, fmt.Errorf("%w: breaker %q did not answer in %v", ErrTimeout, e.Key, askTimeout)
 	}
+}
+
+// reported is what tell returns for the breaker's report.
+func reported(e *registry.Entry, rep tactor.Report) (tactor.Snapshot, error) {
+	if rep.Err == errs.ErrForgotten {
+		return rep.Snapshot, fmt.Errorf("%w: %q was forgotten to make room (WithMaxKeys)", ErrUnknownKey, e.Key)
+	}
+	return rep.Snapshot, rep.Err
 }
 
 // Workers is the number of worker goroutines running function targets, busy
