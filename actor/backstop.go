@@ -42,15 +42,20 @@ type backstop struct {
 	armed atomic.Int64
 }
 
-// watch gives c a backstop, from the pool if one is there, due at deadline
-// (early: the call's caller admitted it) or ReplyGrace after it.
-func (k *Caller) watch(c *Call, deadline time.Time, early bool) *backstop {
-	bs, ok := k.timers.Get().(*backstop)
-	if !ok {
-		bs = k.newBackstop()
+// watch makes c's backstop watch it, due at deadline (early: the call's
+// caller admitted it) or ReplyGrace after it. A call keeps its backstop
+// while it is reused (unwatch), saving the pool's Get and Put a call; a
+// new one takes one from the pool if one is there.
+func (k *Caller) watch(c *Call, deadline time.Time, early bool) {
+	bs := c.bs
+	if bs == nil {
+		var ok bool
+		if bs, ok = k.timers.Get().(*backstop); !ok {
+			bs = k.newBackstop()
+		}
+		c.bs = bs
 	}
 	bs.watch(c, deadline, early)
-	return bs
 }
 
 // newBackstop returns a backstop watching nothing, its timer not armed.
@@ -117,11 +122,18 @@ func (bs *backstop) watch(c *Call, deadline time.Time, early bool) {
 	}
 }
 
-// unwatch lets go of the backstop's call, which has its answer, and pools
-// the backstop, armed as it is.
-func (k *Caller) unwatch(bs *backstop) {
+// unwatch lets go of c, which has its answer, and reports whether c can
+// be reused (Call.Reusable). A reusable call keeps its backstop, armed as
+// it is, for its next use; the backstop of one that cannot is pooled.
+func (k *Caller) unwatch(c *Call) bool {
+	bs := c.bs
 	bs.forget()
+	if c.Reusable() {
+		return true
+	}
+	c.bs = nil
 	k.timers.Put(bs)
+	return false
 }
 
 // forget makes bs watch nothing. It need not move ver on: a firing that

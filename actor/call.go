@@ -24,6 +24,9 @@ type Call struct {
 	// sender ever blocks; the values themselves are in courier and result
 	// (written before the signal, read after it).
 	signal chan struct{}
+	// bs is its caller's backstop, which a reused call keeps (Caller.watch);
+	// only its caller touches it.
+	bs *backstop
 	request
 }
 

@@ -2,7 +2,6 @@ package actor
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -11,15 +10,14 @@ import (
 // the call's deadline, and a Done channel closed when the call is given up —
 // its deadline passed, its caller withdrew, or its breaker stopped — or has
 // its answer. It costs no timer of its own (the breaker's deadline timer
-// closes it), makes its channel only if the target asks for one, and ends
-// without a lock unless it has.
+// closes it), makes its channel only if the target asks for one, and takes
+// no lock.
 type callCtx struct {
 	parent   context.Context
 	deadline time.Time
 
-	end  atomic.Uint32 // how it ended: ctxLive, or its error's code
-	mu   sync.Mutex    // makes done
-	done atomic.Pointer[chan struct{}]
+	end  atomic.Uint32                 // how it ended: ctxLive, or its error's code
+	done atomic.Pointer[chan struct{}] // set once: by Done, or by cancel to closedChan
 }
 
 // How a callCtx ended (its end).
@@ -33,21 +31,17 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 
 func (x *callCtx) Deadline() (time.Time, bool) { return x.deadline, true }
 
+var closedDone = &closedChan
+
 func (x *callCtx) Done() <-chan struct{} {
 	if d := x.done.Load(); d != nil {
 		return *d
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if d := x.done.Load(); d != nil {
-		return *d
-	}
-	if x.end.Load() != ctxLive {
-		return closedChan
-	}
 	d := make(chan struct{})
-	x.done.Store(&d)
-	return d
+	if x.done.CompareAndSwap(nil, &d) {
+		return d // cancel, ending the context after this, closes it
+	}
+	return *x.done.Load() // made by another Done, or closedChan by cancel
 }
 
 func (x *callCtx) Err() error {
@@ -64,9 +58,9 @@ func (x *callCtx) Value(key any) any { return x.parent.Value(key) }
 
 // cancel ends the context with err, context.Canceled or
 // context.DeadlineExceeded; later calls do nothing, and so does a call
-// without one (an actor target's). Whichever of cancel and Done runs second
-// sees the other: cancel closes the channel Done made, or Done returns a
-// closed one.
+// without one (an actor target's). Whichever of cancel and Done sets the
+// channel second sees the other's: cancel closes the channel Done made, or
+// Done returns the closed one cancel set.
 func (x *callCtx) cancel(err error) {
 	if x == nil {
 		return
@@ -78,13 +72,7 @@ func (x *callCtx) cancel(err error) {
 	if !x.end.CompareAndSwap(ctxLive, code) {
 		return
 	}
-	d := x.done.Load()
-	if d == nil {
-		x.mu.Lock()
-		d = x.done.Load()
-		x.mu.Unlock()
-	}
-	if d != nil {
-		close(*d)
+	if !x.done.CompareAndSwap(nil, closedDone) {
+		close(*x.done.Load()) // Done's, set before this: only this closes it
 	}
 }

@@ -41,29 +41,27 @@ func NewCaller(pool *task.Pool) *Caller { return &Caller{pool: pool, born: time.
 func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time) (any, error) {
 	c := k.newCall(mb, ctx, msg, deadline, now)
 	c.Hold(cell, limit)
-	var bs *backstop
 	if adm := k.admit(mb, c, now); adm != nil {
 		// The breaker learns of the call from its outcome, its withdrawal
 		// or its deadline, which the backstop posts (and ReplyGrace later,
 		// if the breaker has not answered by then, answers itself).
 		if adm.send == nil {
-			bs = k.watch(c, deadline, true)
+			k.watch(c, deadline, true)
 			k.pool.Submit(&c.job)
 		} else {
 			// Asked before its backstop watches it: the expiry the
 			// backstop posts abandons the ask.
 			c.ask = &c.asker
 			c.ask.Start(k.pool, adm.send, mb.owner.Target.PID, c.Msg, c.Deadline, c, mb.owner.Rules().Classify)
-			bs = k.watch(c, deadline, true)
+			k.watch(c, deadline, true)
 		}
 	} else {
-		bs = k.watch(c, deadline, false)
+		k.watch(c, deadline, false)
 		mb.PostUserMessage(c)
 	}
 	v, err := k.wait(ctx, mb, c)
 	c.Release()
-	k.unwatch(bs)
-	if c.Reusable() {
+	if k.unwatch(c) {
 		k.calls.Put(c) // reset when taken; the pool drops it within two GCs
 	}
 	return v, err
