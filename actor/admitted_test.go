@@ -42,7 +42,9 @@ func TestACallAdmittedBeforeTheCircuitMovesIsAdmittedAgainByItsBreaker(t *testin
 		admitted := func() *Call {
 			now := time.Now()
 			c := NewCall(context.Background(), "ok", now.Add(callTimeout), now)
-			require.NotNil(t, k.admit(&r.cfg.Mailbox, c, now), "a closed circuit lets callers admit")
+			adm := admissionOf(&r.cfg.Mailbox, c.Deadline, now)
+			require.NotNil(t, adm, "a closed circuit lets callers admit")
+			k.admit(&r.cfg.Mailbox, c, adm, now)
 			return c
 		}
 		r.snapshot() // started

@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -16,25 +17,20 @@ import (
 // and posts the call's expiry to its breaker, which counts the timeout and
 // answers.
 //
-// A backstop outlives its calls: the caller's pool keeps it, still armed,
-// between them, so a call costs no timer operation. A call only writes what
-// the backstop watches (the call, its round, when it is due) and arms the
-// timer if it would fire too late; when it fires early, for a call since
-// answered, it arms itself again for the call it watches then, or for none.
-// It acts on a call only in the round it watched, so a call answered and
-// reused meanwhile is never touched.
+// A backstop belongs to one call for the call's life, and outlives each of
+// its uses: a reused call keeps its backstop, still armed, so a use costs no
+// timer operation. What the backstop watches is the call's own: its round
+// (in its status) and when it is due (Call.due), which its caller writes
+// before it starts the round (Caller.newCall), so a firing that sees a
+// round sees when it is due. A use arms the timer only if it would fire too
+// late; when it fires early, for a use since answered, it arms itself again
+// for the use there is then, or for none. It acts on the call only in the
+// round it read, so a use answered and followed by another meanwhile is
+// never touched.
 type backstop struct {
-	k *Caller
-	t *time.Timer
-
-	// What the backstop watches, written by its caller alone: a seqlock,
-	// ver odd while the caller writes.
-	ver  atomic.Uint64
-	call atomic.Pointer[Call]
-	// round<<1 | early: the call's round, and whether its caller admitted
-	// it (its deadline then goes to its breaker first)
-	round atomic.Uint64
-	due   atomic.Int64 // when: the deadline if early, else deadline + ReplyGrace (since Caller.born)
+	k    *Caller
+	t    *time.Timer
+	call *Call
 
 	// mu serializes arming the timer; armed is when it fires (0: it is not
 	// armed), written under mu.
@@ -42,33 +38,69 @@ type backstop struct {
 	armed atomic.Int64
 }
 
-// watch makes c's backstop watch it, due at deadline (early: the call's
-// caller admitted it) or ReplyGrace after it. A call keeps its backstop
-// while it is reused (unwatch), saving the pool's Get and Put a call; a
-// new one takes one from the pool if one is there.
-func (k *Caller) watch(c *Call, deadline time.Time, early bool) {
-	bs := c.bs
-	if bs == nil {
-		var ok bool
-		if bs, ok = k.timers.Get().(*backstop); !ok {
-			bs = k.newBackstop()
-		}
-		c.bs = bs
+// A call's due (Call.due): when its backstop acts on it first, in
+// nanoseconds since its Caller's born, shifted left by one, with early in
+// the low bit: its caller admitted it, so at the deadline its expiry goes
+// to its breaker first. notWatched is due never: a use whose caller must do
+// something before the backstop may act (send an ask) starts so, and watch
+// then says when.
+const notWatched = math.MaxInt64
+
+// never is the latest due: 146 years, for a CallTimeout of "no timeout".
+const never = math.MaxInt64>>1 - 1
+
+// dueOf is the due of a use with deadline.
+func (k *Caller) dueOf(deadline time.Time, early bool) int64 {
+	due := deadline.Sub(k.born)
+	if !early {
+		return min(int64(graceAfter(due)), never) << 1
 	}
-	bs.watch(c, deadline, early)
+	return min(int64(due), never)<<1 | 1
 }
 
-// newBackstop returns a backstop watching nothing, its timer not armed.
-func (k *Caller) newBackstop() *backstop {
-	bs := &backstop{k: k}
-	bs.t = time.AfterFunc(time.Duration(1<<62), bs.fire) // armed by watch
+// watch makes c's backstop watch its use, due as dueOf says (notWatched:
+// due now d), arming the timer if it would fire too late. A call's first
+// use makes its backstop.
+func (k *Caller) watch(c *Call, d int64) {
+	if c.due.Load() != d {
+		c.due.Store(d) // a use started notWatched: its caller's work is done
+	}
+	bs := c.bs
+	if bs == nil {
+		bs = k.newBackstop(c)
+		c.bs = bs
+	}
+	at := d >> 1
+	// Read after the round is written (newCall): if the timer is firing
+	// now, either this sees it unarmed, or the firing sees this round.
+	if a := bs.armed.Load(); a == 0 || a > at {
+		bs.mu.Lock()
+		if a := bs.armed.Load(); a == 0 || a > at {
+			bs.arm(at)
+		}
+		bs.mu.Unlock()
+	}
+}
+
+// newBackstop returns c's backstop, its timer not armed.
+func (k *Caller) newBackstop(c *Call) *backstop {
+	bs := &backstop{k: k, call: c}
+	// The timer holds its backstop weakly: a call dropped with its
+	// backstop armed (answered: nothing waits for it) is collected, and
+	// its timer fires within maxArm for nothing.
+	w := weak.Make(bs)
+	bs.t = time.AfterFunc(maxArm, func() {
+		if bs := w.Value(); bs != nil {
+			bs.fire()
+		}
+	}) // armed again by watch
 	k.made.Lock()
 	defer k.made.Unlock()
 	if len(k.made.all) >= k.made.prune {
 		k.made.all = slices.DeleteFunc(k.made.all, func(w weak.Pointer[backstop]) bool { return w.Value() == nil })
 		k.made.prune = max(64, 2*len(k.made.all))
 	}
-	k.made.all = append(k.made.all, weak.Make(bs))
+	k.made.all = append(k.made.all, w)
 	return bs
 }
 
@@ -96,82 +128,40 @@ func (k *Caller) Close() {
 	k.made.all = nil
 }
 
-// watch makes bs watch c, due at deadline (early) or ReplyGrace after it.
-func (bs *backstop) watch(c *Call, deadline time.Time, early bool) {
-	due := int64(deadline.Sub(bs.k.born))
-	if !early {
-		due = int64(graceAfter(time.Duration(due)))
-	}
-	r := c.round() << 1
-	if early {
-		r |= 1
-	}
-	bs.ver.Add(1)
-	bs.call.Store(c)
-	bs.round.Store(r)
-	bs.due.Store(due)
-	bs.ver.Add(1)
-	// Read after the call is written: if the timer is firing now, either
-	// this sees it unarmed, or the firing sees this call (fire).
-	if a := bs.armed.Load(); a == 0 || a > due {
-		bs.mu.Lock()
-		if a := bs.armed.Load(); a == 0 || a > due {
-			bs.arm(due)
-		}
-		bs.mu.Unlock()
-	}
-}
+// maxArm is the furthest ahead a backstop's timer is armed: one due later
+// fires early and arms itself again. So a backstop whose call was dropped
+// (the pool of calls let go of it, answered) and collected leaves no timer
+// for longer than this, even for a CallTimeout of "no timeout".
+const maxArm = time.Minute
 
-// unwatch lets go of c, which has its answer, and reports whether c can
-// be reused (Call.Reusable). A reusable call keeps its backstop, armed as
-// it is, for its next use; the backstop of one that cannot is pooled.
-func (k *Caller) unwatch(c *Call) bool {
-	bs := c.bs
-	bs.forget()
-	if c.Reusable() {
-		return true
-	}
-	c.bs = nil
-	k.timers.Put(bs)
-	return false
-}
-
-// forget makes bs watch nothing. It need not move ver on: a firing that
-// read the call before sees a call answered, and fire's look again is for
-// calls watched since.
-func (bs *backstop) forget() { bs.call.Store(nil) }
-
-// arm makes the timer fire at due; mu held.
+// arm makes the timer fire at due, or maxArm from now if that is sooner;
+// mu held.
 func (bs *backstop) arm(due int64) {
-	bs.armed.Store(due)
-	bs.t.Reset(time.Duration(due) - time.Since(bs.k.born))
-}
-
-// watched reads what the backstop watches, consistently.
-func (bs *backstop) watched() (ver uint64, c *Call, round uint64, due int64, early bool) {
-	for {
-		v := bs.ver.Load()
-		if v&1 == 0 {
-			c, round, due = bs.call.Load(), bs.round.Load(), bs.due.Load()
-			if bs.ver.Load() == v {
-				return v, c, round >> 1, due, round&1 != 0
-			}
-		}
+	now := time.Since(bs.k.born)
+	in := time.Duration(due) - now
+	if in > maxArm {
+		in, due = maxArm, int64(now+maxArm)
 	}
+	bs.armed.Store(due)
+	bs.t.Reset(in)
 }
 
-// fire is the timer: it does what is due for the call watched, in the
-// round watched, and arms itself for what comes next, if anything does. A
-// call's expiry posted here may take the breaker's turn on this goroutine,
-// under mu: only the caller's arming waits for it.
+// fire is the timer: it does what is due for the call's use, in the
+// round it reads, and arms itself for what comes next, if anything does.
+// A call's expiry posted here may take the breaker's turn on this
+// goroutine, under mu: only the caller's arming waits for it.
 func (bs *backstop) fire() {
 	bs.mu.Lock()
 	defer bs.mu.Unlock()
 	bs.armed.Store(0)
+	c := bs.call
 	for {
-		ver, c, round, due, early := bs.watched()
-		if c != nil && c.pendingIn(round) {
-			if early && c.wasPosted(round) {
+		s := c.status.Load()
+		round := s >> roundShift
+		d := c.due.Load() // this round's, or a later one's (newCall)
+		if s&stateBits == pending && d != notWatched {
+			due, early := d>>1, d&1 != 0
+			if early && s&posted != 0 {
 				due, early = int64(graceAfter(time.Duration(due))), false
 			}
 			at := due
@@ -190,9 +180,9 @@ func (bs *backstop) fire() {
 				bs.arm(at)
 			}
 		}
-		// A call its caller gave the backstop since it looked at it either
-		// saw it unarmed (and arms it), or is seen here.
-		if bs.ver.Load() == ver {
+		// A use its caller started since this looked either saw the timer
+		// unarmed (and arms it), or is seen here.
+		if c.status.Load()>>roundShift == round {
 			return
 		}
 	}

@@ -2,9 +2,12 @@ package actor
 
 import (
 	"context"
+	"math"
+	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
+	"weak"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/stretchr/testify/require"
@@ -26,30 +29,36 @@ func inTimerBubble(t *testing.T, body func(t *testing.T, k *Caller)) {
 	})
 }
 
-func newCallDue(in time.Duration) *Call {
+// use starts a use of c due in d, as a caller does, and watches it.
+func use(k *Caller, c *Call, msg string, in time.Duration) {
 	now := time.Now()
-	return NewCall(context.Background(), "m", now.Add(in), now)
+	c.reset(context.Background(), msg, now.Add(in), now)
+	c.begin(k.dueOf(now.Add(in), false))
+	k.watch(c, c.due.Load())
 }
 
-func TestABackstopLeftArmedArmsItselfForTheCallItWatchesWhenItFires(t *testing.T) {
-	inTimerBubble(t, func(t *testing.T, k *Caller) {
-		// Given a backstop armed for a call due in 1 s, answered at once
-		bs := k.newBackstop()
-		first := newCallDue(time.Second)
-		bs.watch(first, first.Deadline, false)
-		require.True(t, first.Settle(Result{Value: "ok"}))
-		bs.forget()
+// armedIn is how far ahead c's backstop is armed.
+func armedIn(k *Caller, c *Call) time.Duration {
+	return time.Duration(c.bs.armed.Load()) - time.Since(k.born)
+}
 
-		// When it watches a call due in 3 s, without arming again (it
+func TestABackstopLeftArmedArmsItselfForTheNextUseWhenItFires(t *testing.T) {
+	inTimerBubble(t, func(t *testing.T, k *Caller) {
+		// Given a call's backstop armed for its use due in 1 s, answered at once
+		c := NewCall(context.Background(), "m", time.Now(), time.Now())
+		use(k, c, "first", time.Second)
+		require.Equal(t, time.Second+ReplyGrace, armedIn(k, c))
+		require.True(t, c.Settle(Result{Value: "ok"}))
+		<-c.Signal()
+
+		// When the call is used again, due in 3 s, without arming again (it
 		// would fire too early, not too late)
 		time.Sleep(500 * time.Millisecond)
 		start := time.Now()
-		c := newCallDue(3 * time.Second)
-		bs.watch(c, c.Deadline, false)
-		require.Equal(t, time.Second-500*time.Millisecond+ReplyGrace,
-			time.Duration(bs.armed.Load())-time.Since(k.born), "armed for the first call still")
+		use(k, c, "second", 3*time.Second)
+		require.Equal(t, time.Second-500*time.Millisecond+ReplyGrace, armedIn(k, c), "armed for the first use still")
 
-		// Then, firing for the first call's deadline, it does nothing but
+		// Then, firing for the first use's deadline, it does nothing but
 		// arm itself again, and answers the second at its own deadline plus
 		// ReplyGrace, exactly
 		time.Sleep(time.Second)
@@ -61,25 +70,54 @@ func TestABackstopLeftArmedArmsItselfForTheCallItWatchesWhenItFires(t *testing.T
 	})
 }
 
-func TestABackstopNeverTouchesACallReusedSinceItLooked(t *testing.T) {
+func TestABackstopNeverTakesAnEarlierUsesDeadlineForTheUseItSees(t *testing.T) {
 	inTimerBubble(t, func(t *testing.T, k *Caller) {
-		// Given a backstop watching a call due in 1 s (round 1)
-		bs := k.newBackstop()
-		c := newCallDue(time.Second)
-		bs.watch(c, c.Deadline, false)
+		// Given a call's backstop watching its use due in 1 s
+		c := NewCall(context.Background(), "m", time.Now(), time.Now())
+		use(k, c, "first", time.Second)
 
-		// When the call is answered and reused for a new request (round 2)
-		// before its caller lets go of the backstop, as when the timer
-		// fires at that moment
+		// When the use is answered and the call started again, due in 30
+		// s, before its caller looks at the backstop (as when the timer
+		// fires at that moment)
 		require.True(t, c.Settle(Result{Value: "ok"}))
 		<-c.Signal()
-		c.Reuse(context.Background(), "again", time.Now().Add(time.Hour), time.Now())
+		now := time.Now()
+		c.reset(context.Background(), "again", now.Add(30*time.Second), now)
+		c.begin(k.dueOf(now.Add(30*time.Second), false))
 
-		// Then the backstop's firing leaves the new request alone
-		time.Sleep(time.Second + ReplyGrace + time.Millisecond)
+		// Then the firing at the first deadline leaves the new use alone and
+		// arms itself for the new use's own deadline
+		time.Sleep(time.Second + ReplyGrace)
 		synctest.Wait()
 		require.True(t, unanswered(c))
-		require.Zero(t, bs.armed.Load(), "armed for a call that is answered")
+		require.Equal(t, 29*time.Second, armedIn(k, c))
 		require.True(t, c.Settle(Result{Value: "its own answer"}))
+	})
+}
+
+func TestACallDroppedWithItsBackstopArmedIsCollected(t *testing.T) {
+	inTimerBubble(t, func(t *testing.T, k *Caller) {
+		// Given a call used with no timeout to speak of, answered, its
+		// backstop armed (no further than maxArm ahead)
+		c := NewCall(context.Background(), "m", time.Now(), time.Now())
+		use(k, c, "m", math.MaxInt64)
+		require.Equal(t, maxArm, armedIn(k, c))
+		require.True(t, c.Settle(Result{Value: "ok"}))
+		<-c.Signal()
+		bs := weak.Make(c.bs)
+
+		// When nothing refers to the call any more (the pool of calls
+		// dropped it)
+		dropped := weak.Make(c)
+		c = nil
+		runtime.GC()
+		runtime.GC()
+
+		// Then the call and its backstop are collected, though the timer is
+		// armed; it fires within maxArm, for nothing
+		require.Nil(t, dropped.Value(), "the armed timer keeps the call")
+		require.Nil(t, bs.Value(), "the armed timer keeps the backstop")
+		time.Sleep(maxArm)
+		synctest.Wait()
 	})
 }

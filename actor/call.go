@@ -24,10 +24,13 @@ type Call struct {
 	// sender ever blocks; the values themselves are in courier and result
 	// (written before the signal, read after it).
 	signal chan struct{}
-	// bs is its caller's backstop, which a reused call keeps (Caller.watch);
-	// only its caller touches it.
-	bs *backstop
+	// bs is its caller's backstop, the call's for its life (only its caller
+	// touches the field), and due when the backstop acts on the round in
+	// status (see backstop): written by the caller before the round starts.
+	bs  *backstop
+	due atomic.Int64
 	request
+	scratch
 }
 
 // request is a Call but its status and its channel: what Reuse resets.
@@ -74,8 +77,13 @@ type request struct {
 	admitted time.Time
 	index    int       // position in the deadline heap
 	ask      *task.Ask // &asker while the ask is live
-	asker    task.Ask
-	job      task.Job
+}
+
+// scratch is what a call's ask or job is made in: each is made whole when
+// it is used (task.Ask.Start, a Job literal), so reset leaves them be.
+type scratch struct {
+	asker task.Ask
+	job   task.Job
 }
 
 // Result is the answer to a Call.
@@ -171,7 +179,23 @@ func (c *Call) Reusable() bool {
 // Reuse readies a reusable call for a new request, keeping its channel, in
 // a round of its own.
 func (c *Call) Reuse(ctx context.Context, msg any, deadline, sent time.Time) {
+	c.reset(ctx, msg, deadline, sent)
+	c.begin(c.due.Load())
+}
+
+// reset readies the call for a new request; begin then starts its round.
+// Until then its backstop sees the last round, answered, and leaves it.
+func (c *Call) reset(ctx context.Context, msg any, deadline, sent time.Time) {
 	c.request = request{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, index: -1}
+}
+
+// begin starts the call's next round, which its backstop acts on at due
+// (Caller.dueOf). due is written first, so that the backstop, reading the
+// round and then when it is due, never takes an earlier round's due for
+// it, and everything the caller wrote before begin (the request, its
+// admission) is there for the backstop that sees the round.
+func (c *Call) begin(due int64) {
+	c.due.Store(due)
 	c.status.Store((c.round() + 1) << roundShift)
 }
 

@@ -18,14 +18,13 @@ const ReplyGrace = 20 * time.Millisecond
 
 // Caller is the callers' half of the call protocol, one per registry: it
 // makes a Call, posts it to its key's Mailbox and waits for the one answer
-// (see the package doc). Its pools of calls and backstop timers are per
-// registry, so neither crosses a synctest bubble.
+// (see the package doc). Its pool of calls (each with its backstop timer)
+// is per registry, so it never crosses a synctest bubble.
 type Caller struct {
-	pool   *task.Pool // runs the classifier of an actor target's reply
-	calls  sync.Pool  // *Call answered and reusable
-	timers sync.Pool  // *backstop, idle (and maybe armed)
-	born   time.Time  // the base of the backstops' times
-	made   backstops
+	pool  *task.Pool // runs the classifier of an actor target's reply
+	calls sync.Pool  // *Call answered and reusable, with its backstop
+	born  time.Time  // the base of the backstops' times
+	made  backstops
 }
 
 // NewCaller returns the caller side of a registry whose workers are pool's.
@@ -39,52 +38,55 @@ func NewCaller(pool *task.Pool) *Caller { return &Caller{pool: pool, born: time.
 // slot that cell.Admit(limit) counted until it has its answer and its target
 // is done with it.
 func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time) (any, error) {
+	adm := admissionOf(mb, deadline, now)
+	due := k.dueOf(deadline, adm != nil)
+	if adm != nil && adm.send != nil {
+		due = notWatched // until its ask is sent: the expiry abandons the ask
+	}
 	c := k.newCall(mb, ctx, msg, deadline, now)
 	c.Hold(cell, limit)
-	if adm := k.admit(mb, c, now); adm != nil {
+	if adm != nil {
+		k.admit(mb, c, adm, now)
+	}
+	c.begin(due)
+	if adm != nil {
 		// The breaker learns of the call from its outcome, its withdrawal
 		// or its deadline, which the backstop posts (and ReplyGrace later,
 		// if the breaker has not answered by then, answers itself).
 		if adm.send == nil {
-			k.watch(c, deadline, true)
+			k.watch(c, due)
 			k.pool.Submit(&c.job)
 		} else {
-			// Asked before its backstop watches it: the expiry the
-			// backstop posts abandons the ask.
 			c.ask = &c.asker
 			c.ask.Start(k.pool, adm.send, mb.owner.Target.PID, c.Msg, c.Deadline, c, mb.owner.Rules().Classify)
-			k.watch(c, deadline, true)
+			k.watch(c, k.dueOf(deadline, true))
 		}
 	} else {
-		k.watch(c, deadline, false)
+		k.watch(c, due)
 		mb.PostUserMessage(c)
 	}
 	v, err := k.wait(ctx, mb, c)
 	c.Release()
-	if k.unwatch(c) {
+	// A call that cannot be reused takes its backstop with it: armed, the
+	// timer keeps both until it fires, for an answered call, and does
+	// nothing.
+	if c.Reusable() {
 		k.calls.Put(c) // reset when taken; the pool drops it within two GCs
 	}
 	return v, err
 }
 
-// admit admits c without a turn of its breaker if it can: before its
-// deadline, while the key's running breaker publishes a closed circuit, in
-// which an admission changes nothing and always forwards (Cell.admits). It
-// returns the admission, or nil. The caller then sends the call itself: an
+// admit admits c without a turn of its breaker, under adm (admissionOf):
+// before its deadline, while the key's running breaker publishes a closed
+// circuit, in which an admission changes nothing and always forwards
+// (Cell.admits). The caller then sends the call itself: an
 // ask of an actor target at once (through the breaker's Sender, which never
 // blocks), a function target's job to a worker, which checks, just before
 // the target runs, that the circuit has not moved meanwhile, and hands it
 // to the breaker otherwise (Call.Redirect), so a function never runs for a
 // call the circuit would not have admitted.
-func (k *Caller) admit(mb *Mailbox, c *Call, now time.Time) *admission {
+func (k *Caller) admit(mb *Mailbox, c *Call, adm *admission, now time.Time) {
 	cfg := mb.owner
-	if cfg == nil || !now.Before(c.Deadline) {
-		return nil
-	}
-	adm := cfg.Cell.admits.Load()
-	if adm == nil {
-		return nil
-	}
 	cfg.Cell.admitted.Add(1)
 	c.admittedIn, c.gen, c.admitted, c.mb = adm, adm.gen, now, mb
 	c.expiry.call = c
@@ -95,17 +97,26 @@ func (k *Caller) admit(mb *Mailbox, c *Call, now time.Time) *admission {
 			Classify: cfg.Rules().Classify, ReplyTo: mb, Token: c, Admission: c,
 		}
 	}
-	return adm
 }
 
-// newCall returns a call for mb's key, from the pool if one is there; a
-// call of a function target gets the context the target will run with.
+// admissionOf is the admission of the key's closed circuit if a call due at
+// deadline may take it at now (see admit), else nil.
+func admissionOf(mb *Mailbox, deadline, now time.Time) *admission {
+	if cfg := mb.owner; cfg != nil && now.Before(deadline) {
+		return cfg.Cell.admits.Load()
+	}
+	return nil
+}
+
+// newCall returns a call for mb's key, from the pool if one is there
+// (reset: its caller begins its round); a call of a function target gets
+// the context the target will run with.
 func (k *Caller) newCall(mb *Mailbox, ctx context.Context, msg any, deadline, now time.Time) *Call {
 	c, ok := k.calls.Get().(*Call)
 	if !ok {
 		return NewCall(ctx, msg, deadline, now)
 	}
-	c.Reuse(ctx, msg, deadline, now)
+	c.reset(ctx, msg, deadline, now)
 	if mb.owner == nil || mb.owner.Target.Func != nil {
 		c.forFunc()
 	}

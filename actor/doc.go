@@ -28,9 +28,9 @@
 //     caller's backstop);
 //   - the caller itself: Withdraw when its context is cancelled, and its
 //     backstop timer, ErrTimeout at the deadline plus ReplyGrace, should the
-//     breaker be too busy to answer in time (backstop.go: a timer pooled
-//     across calls, left armed between them, so a call costs it no timer
-//     operation);
+//     breaker be too busy to answer in time (backstop.go: a timer each
+//     pooled call keeps, armed, from one use to the next, so a use costs
+//     it no timer operation);
 //   - the supervisor, with ErrBreakerRestarted for the call whose message a
 //     crashing breaker was handling;
 //   - the key's mailbox, once the key is gone, with the reason.

@@ -48,10 +48,12 @@ func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, 
 }
 
 // Start is NewAsk for an Ask that lives inside another value (a breaker's
-// call), saving its allocation. An Ask is started once.
+// call), saving its allocation. An Ask is started once; once its router has
+// let go of it (its reply came, or it was abandoned) it may be started
+// again, as a new ask.
 func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, courier Courier, classify Classifier) {
 	r := p.replies
-	a.sys, a.router, a.courier, a.classify, a.deadline = r.sys, r, courier, classify, deadline
+	*a = Ask{sys: r.sys, router: r, courier: courier, classify: classify, deadline: deadline} // made whole: a call's Ask is used again
 	// The system's address now: remote may have started after the router.
 	// A PID of its own, not one kept in the Ask: a target may keep the
 	// sender and answer again later, and that late answer must still name
