@@ -119,7 +119,7 @@ func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any, sta
 // from start (zero: now). The call holds the MaxInFlight slot (max) that
 // Cell.Admit counted until it has its answer and its target is done with it.
 func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, callTimeout time.Duration, max int, start time.Time) (any, error) {
-	now := time.Now()
+	now := r.caller.Now()
 	if start.IsZero() {
 		start = now
 	}

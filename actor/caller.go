@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tripwire-go/tripwire/task"
@@ -25,10 +26,30 @@ type Caller struct {
 	calls sync.Pool  // *Call answered and reusable, with its backstop
 	born  time.Time  // the base of the backstops' times
 	made  backstops
+	clock atomic.Pointer[time.Time] // the full reading Now counts from
 }
 
 // NewCaller returns the caller side of a registry whose workers are pool's.
-func NewCaller(pool *task.Pool) *Caller { return &Caller{pool: pool, born: time.Now()} }
+func NewCaller(pool *task.Pool) *Caller {
+	k := &Caller{pool: pool, born: time.Now()}
+	t := k.born
+	k.clock.Store(&t)
+	return k
+}
+
+// Now is time.Now, with its monotonic reading exact and its wall reading
+// at most a second behind a change of the wall clock: it reads only the
+// monotonic clock, from a full reading it takes again once a second old,
+// which on some machines costs half a full reading.
+func (k *Caller) Now() time.Time {
+	base := k.clock.Load()
+	if d := time.Since(*base); d >= 0 && d < time.Second {
+		return base.Add(d)
+	}
+	now := time.Now()
+	k.clock.Store(&now)
+	return now
+}
 
 // Do posts a call for msg to mb — or, while the key's circuit is closed,
 // sends it to its target itself (admit) — and returns its one answer: the target's,
