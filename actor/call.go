@@ -27,8 +27,9 @@ type Call struct {
 	// bs is its caller's backstop, the call's for its life (only its caller
 	// touches the field), and due when the backstop acts on the round in
 	// status (see backstop): written by the caller before the round starts.
-	bs  *backstop
-	due atomic.Int64
+	bs   *backstop
+	due  atomic.Int64
+	ctxs []callCtx // the contexts its next uses run with (forFunc)
 	request
 	scratch
 }
@@ -41,9 +42,9 @@ type request struct {
 
 	courier atomic.Pointer[task.Ask]
 	result  Result
-	// ctx is what a function target runs with: an allocation of its own,
-	// which the target may keep after the call (nil for an actor target's
-	// call from a Caller, which needs none).
+	// ctx is what a function target runs with: used by this call alone,
+	// since the target may keep it after the call (nil for an actor
+	// target's call from a Caller, which needs none).
 	ctx *callCtx
 
 	sent time.Time // when the caller sent it, if it said
@@ -117,8 +118,22 @@ func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 }
 
 // forFunc gives the call the context a function target runs with. The
-// caller does it before it posts the call.
-func (c *Call) forFunc() { c.ctx = &callCtx{parent: c.Ctx, deadline: c.Deadline} }
+// caller does it before it posts the call. The contexts are made ctxSlab
+// at a time, one allocation for as many uses of the call: each is used
+// once, since a target may keep its context after the call (a slab is
+// collected once none of its contexts is referred to).
+func (c *Call) forFunc() {
+	if len(c.ctxs) == 0 {
+		c.ctxs = make([]callCtx, ctxSlab)
+	}
+	x := &c.ctxs[0]
+	c.ctxs = c.ctxs[1:]
+	*x = callCtx{parent: c.Ctx, deadline: c.Deadline}
+	c.ctx = x
+}
+
+// ctxSlab is how many contexts a call makes at once: 896 B.
+const ctxSlab = 16
 
 // expiry is the deadline of a call its caller admitted, posted by the
 // caller's timer to the breaker, which counts the timeout and answers it.
