@@ -60,6 +60,7 @@ func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline tim
 	// this ask's RequestId (which the router then ignores), even after the
 	// call holding this Ask has been reused.
 	a.self = &actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: r.nextID()}
+	cacheProcess(a.self, &r.self)
 	// Entered only now, whole: a breaker may find it among the router's
 	// waiting asks (Router.Waiting) and abandon it on another goroutine.
 	r.enter(a)

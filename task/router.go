@@ -24,6 +24,8 @@ const routerShards = 16
 type Router struct {
 	sys    *actor.ActorSystem
 	id     string
+	self   actor.Process // the router, as its asks' sender PIDs cache it (cacheProcess)
+	closed atomic.Bool
 	next   atomic.Uint32
 	shards [routerShards]routerShard
 }
@@ -38,6 +40,7 @@ var _ actor.Process = (*Router)(nil)
 // NewRouter registers a router in sys. Close unregisters it.
 func NewRouter(sys *actor.ActorSystem) *Router {
 	r := &Router{sys: sys}
+	r.self = r
 	for i := range r.shards {
 		r.shards[i].asks = make(map[uint32]*Ask)
 	}
@@ -46,8 +49,10 @@ func NewRouter(sys *actor.ActorSystem) *Router {
 	return r
 }
 
-// Close unregisters the router: later replies go to dead letters.
+// Close unregisters the router: later replies go to dead letters, or,
+// sent to a PID that caches the router, are dropped.
 func (r *Router) Close() {
+	r.closed.Store(true)
 	r.sys.ProcessRegistry.Remove(&actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id})
 }
 
@@ -101,6 +106,9 @@ func (r *Router) Waiting(match func(*Ask) bool) []*Ask {
 // SendUserMessage routes a reply to the ask its RequestId names; a reply
 // for no waiting ask (late, or a second one) is dropped.
 func (r *Router) SendUserMessage(pid *actor.PID, message any) {
+	if r.closed.Load() {
+		return
+	}
 	if a := r.take(pid.RequestId); a != nil {
 		a.receive(message)
 	}

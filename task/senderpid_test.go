@@ -1,0 +1,54 @@
+package task
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/stretchr/testify/require"
+)
+
+// courier takes an ask's reply.
+type courier chan any
+
+func (c courier) Deliver(a *Ask) { c <- a.Completion().Value }
+
+func TestAnAsksSenderPIDNamesItsRouterWithoutTheProcessRegistry(t *testing.T) {
+	// This protoactor's PID caches its process where cacheProcess writes
+	require.True(t, pidProcess.ok, "protoactor's PID has no field p *Process any more")
+	synctest.Test(t, func(t *testing.T) {
+		sys := actor.NewActorSystem()
+		defer func() { sys.Shutdown(); time.Sleep(time.Hour); synctest.Wait() }()
+		// Given an ask held by its target, whose router is then taken out
+		// of the process registry (only Close does that, and it marks the
+		// router closed too: not here)
+		p := NewPool(sys)
+		defer func() { require.NoError(t, p.Close(context.Background())) }()
+		var held *actor.PID
+		target := sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+			switch c.Message().(type) {
+			case string:
+				held = c.Sender()
+			case int:
+				c.Send(held, "late")
+			}
+		}))
+		got := make(courier, 1)
+		NewAsk(p, &Sender{}, target, "hold", time.Time{}, got, nil)
+		r := p.Replies()
+		sys.ProcessRegistry.Remove(&actor.PID{Address: sys.ProcessRegistry.Address, Id: r.id})
+
+		// When the target answers through the sender PID it was given
+		sys.Root.Send(target, 1)
+
+		// Then the reply reaches the ask: the PID named the router itself
+		select {
+		case v := <-got:
+			require.Equal(t, "late", v)
+		case <-time.After(time.Minute):
+			t.Fatal("no reply: the PID looked its process up and found none")
+		}
+	})
+}
