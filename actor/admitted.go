@@ -121,10 +121,9 @@ func (cfg *Config) settleAdmitted(err error) {
 // calls it answers them.
 func (cfg *Config) asking() []*Call {
 	var calls []*Call
-	waiting := cfg.Shared.Pool.Replies().Waiting(func(a *task.Ask) bool {
-		c, ok := a.Courier().(*Call)
-		return ok && c.mb == &cfg.Mailbox
-	})
+	// The key's admitted calls cannot be answered meanwhile (their
+	// answers come from this breaker's turns): their asks stay theirs.
+	waiting := cfg.Shared.Pool.Replies().Waiting(&cfg.Mailbox)
 	for _, a := range waiting {
 		if a.Abandon() { // else its reply came: its outcome is on its way
 			calls = append(calls, a.Courier().(*Call))

@@ -301,6 +301,15 @@ func (c *Call) Take() (got Got, answer Result, courier *task.Ask) {
 	return Answer, c.result, nil
 }
 
+// Owner is the key's mailbox for a call its caller admitted, whose ask
+// a breaker finds among the router's waiting asks (task.Owned), else nil.
+func (c *Call) Owner() any {
+	if c.mb == nil {
+		return nil
+	}
+	return c.mb
+}
+
 // Deliver hands the answered ask of an actor target to the caller, whose
 // goroutine then makes its Completion and sends it to the breaker; it runs at
 // most once per call.

@@ -59,11 +59,11 @@ func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline tim
 	// sender and answer again later, and that late answer must still name
 	// this ask's RequestId (which the router then ignores), even after the
 	// call holding this Ask has been reused.
-	a.self = &actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: r.nextID()}
-	cacheProcess(a.self, &r.self)
+	snd := r.newSender(a)
+	a.self = &snd.pid
 	// Entered only now, whole: a breaker may find it among the router's
 	// waiting asks (Router.Waiting) and abandon it on another goroutine.
-	r.enter(a)
+	r.enter(snd)
 	s.send(p, a, target, msg)
 }
 

@@ -198,7 +198,7 @@ func TestAskFoundWaitingWhileItStartsIsWhole(t *testing.T) {
 		// meanwhile (as a breaker does when its target dies)
 		abandoned := 0
 		sweep := func() {
-			for _, a := range p.Replies().Waiting(func(*task.Ask) bool { return true }) {
+			for _, a := range p.Replies().Waiting(nil) { // the collector says no owner
 				if a.Abandon() {
 					abandoned++
 				}

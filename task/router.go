@@ -7,9 +7,11 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 )
 
-// routerShards spreads the router's table over locks, so replies on many
-// goroutines rarely wait for each other.
-const routerShards = 16
+// routerSlots is the size of the router's table of waiting asks (128 KB):
+// an ask waits in the slot its RequestId picks, unless an ask of an id as
+// many asks older still waits there (a target holding it), and then in the
+// overflow map.
+const routerSlots = 1 << 14
 
 // Router is one process, registered once, that receives the replies of all
 // of a registry's asks. Each ask sends with a sender PID naming the router
@@ -17,7 +19,10 @@ const routerShards = 16
 // the reply (ctx.Respond, a dead-letter answer, and over remote too), and the
 // router passes the reply to the ask it names. An ask then costs no entry in
 // protoactor's process registry: no id string, no PID, no concurrent-map
-// insert and delete per call.
+// insert and delete per call. Finding the ask takes no lock and no map,
+// but for an ask in the overflow: a reply is routed on the target's
+// goroutine, whose stack is often fresh and small, and a map access there
+// grew it.
 //
 // RequestIds are a 32-bit counter: a reply is misrouted only if it arrives
 // after 2^32 later asks and the ask that reused its id is still waiting.
@@ -27,12 +32,44 @@ type Router struct {
 	self   actor.Process // the router, as its asks' sender PIDs cache it (cacheProcess)
 	closed atomic.Bool
 	next   atomic.Uint32
-	shards [routerShards]routerShard
+	table  atomic.Pointer[slots] // made by the first ask: a registry of function targets has none
+	over   overflow
 }
 
-type routerShard struct {
+// slots are the router's table of waiting asks.
+type slots [routerSlots]atomic.Pointer[sender]
+
+// slots returns the router's table, made now if there is none.
+func (r *Router) slots() *slots {
+	if t := r.table.Load(); t != nil {
+		return t
+	}
+	r.table.CompareAndSwap(nil, new(slots))
+	return r.table.Load()
+}
+
+// sender is an ask's sender PID, made for one Start and never changed
+// after it waits (but for the process PID.ref caches), and the ask it is
+// for: a slot holds it, so the router reads the RequestId of what a slot
+// holds from memory no later ask writes.
+type sender struct {
+	pid   actor.PID
+	ask   *Ask
+	owner any // what its courier said it belongs to (Owned), or nil
+}
+
+// Owned is a Courier that says what its asks belong to, for
+// Router.Waiting: a key's mailbox, say. The owner is read when the ask
+// starts.
+type Owned interface {
+	Owner() any
+}
+
+// overflow holds the asks whose slot was taken when they began to wait.
+type overflow struct {
+	n    atomic.Int32 // how many wait in asks: take looks only if any do
 	mu   sync.Mutex
-	asks map[uint32]*Ask
+	asks map[uint32]*sender
 }
 
 var _ actor.Process = (*Router)(nil)
@@ -41,9 +78,6 @@ var _ actor.Process = (*Router)(nil)
 func NewRouter(sys *actor.ActorSystem) *Router {
 	r := &Router{sys: sys}
 	r.self = r
-	for i := range r.shards {
-		r.shards[i].asks = make(map[uint32]*Ask)
-	}
 	pid, _ := sys.ProcessRegistry.Add(r, "tripwire$replies$"+sys.ProcessRegistry.NextId())
 	r.id = pid.Id
 	return r
@@ -56,49 +90,82 @@ func (r *Router) Close() {
 	r.sys.ProcessRegistry.Remove(&actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id})
 }
 
-// nextID returns a fresh RequestId (never 0: protoactor's default).
-func (r *Router) nextID() uint32 {
+// newSender returns the sender PID of a, with a fresh RequestId (never 0:
+// protoactor's default), naming the router (cacheProcess).
+func (r *Router) newSender(a *Ask) *sender {
 	id := r.next.Add(1)
 	for id == 0 {
 		id = r.next.Add(1)
 	}
-	return id
+	s := &sender{ask: a, pid: actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: id}}
+	if o, ok := a.courier.(Owned); ok {
+		s.owner = o.Owner()
+	}
+	cacheProcess(&s.pid, &r.self)
+	return s
 }
 
-// enter makes a, whose sender PID carries its RequestId, wait for its reply.
-func (r *Router) enter(a *Ask) {
-	id := a.self.RequestId
-	s := &r.shards[id%routerShards]
-	s.mu.Lock()
-	s.asks[id] = a
-	s.mu.Unlock()
+// enter makes the ask of s wait for its reply.
+func (r *Router) enter(s *sender) {
+	id := s.pid.RequestId
+	if r.slots()[id%routerSlots].CompareAndSwap(nil, s) {
+		return
+	}
+	r.over.mu.Lock()
+	if r.over.asks == nil {
+		r.over.asks = make(map[uint32]*sender)
+	}
+	r.over.asks[id] = s
+	r.over.n.Add(1)
+	r.over.mu.Unlock()
 }
 
 // take removes and returns the ask waiting under id, or nil.
 func (r *Router) take(id uint32) *Ask {
-	s := &r.shards[id%routerShards]
-	s.mu.Lock()
-	a := s.asks[id]
-	if a != nil {
-		delete(s.asks, id)
+	slot := &r.slots()[id%routerSlots]
+	if s := slot.Load(); s != nil && s.pid.RequestId == id {
+		if slot.CompareAndSwap(s, nil) {
+			return s.ask
+		}
+		return nil // taken at this moment: by the reply, or by Abandon
 	}
-	s.mu.Unlock()
-	return a
+	if r.over.n.Load() == 0 {
+		return nil
+	}
+	r.over.mu.Lock()
+	defer r.over.mu.Unlock()
+	s := r.over.asks[id]
+	if s == nil {
+		return nil
+	}
+	delete(r.over.asks, id)
+	r.over.n.Add(-1)
+	return s.ask
 }
 
-// Waiting returns the asks waiting for a reply that match reports for; it
-// is called under the router's locks, and must not call into the router.
-func (r *Router) Waiting(match func(*Ask) bool) []*Ask {
+// Waiting returns the asks of owner (Owned; nil: of couriers that say
+// none) waiting for a reply. It reads every slot (a breaker calls it when
+// its target dies, or when it stops with asks its callers sent), and no
+// ask of another owner, whose memory its next use may be writing: what it
+// returns, the owner must keep from being used again meanwhile.
+func (r *Router) Waiting(owner any) []*Ask {
 	var found []*Ask
-	for i := range r.shards {
-		s := &r.shards[i]
-		s.mu.Lock()
-		for _, a := range s.asks {
-			if match(a) {
-				found = append(found, a)
+	if t := r.table.Load(); t != nil {
+		for i := range t {
+			if s := t[i].Load(); s != nil && s.owner == owner {
+				found = append(found, s.ask)
 			}
 		}
-		s.mu.Unlock()
+	}
+	if r.over.n.Load() == 0 {
+		return found
+	}
+	r.over.mu.Lock()
+	defer r.over.mu.Unlock()
+	for _, s := range r.over.asks {
+		if s.owner == owner {
+			found = append(found, s.ask)
+		}
 	}
 	return found
 }
