@@ -1,9 +1,7 @@
 package task
 
 import (
-	"context"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -18,25 +16,12 @@ func (c courier) Deliver(a *Ask) { c <- a.Completion().Value }
 func TestAnAsksSenderPIDNamesItsRouterWithoutTheProcessRegistry(t *testing.T) {
 	// This protoactor's PID caches its process where cacheProcess writes
 	require.True(t, pidProcess.ok, "protoactor's PID has no field p *Process any more")
-	synctest.Test(t, func(t *testing.T) {
-		sys := actor.NewActorSystem()
-		defer func() { sys.Shutdown(); time.Sleep(time.Hour); synctest.Wait() }()
+	inSystem(t, func(t *testing.T, sys *actor.ActorSystem, p *Pool) {
 		// Given an ask held by its target, whose router is then taken out
 		// of the process registry (only Close does that, and it marks the
 		// router closed too: not here)
-		p := NewPool(sys)
-		defer func() { require.NoError(t, p.Close(context.Background())) }()
-		var held *actor.PID
-		target := sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
-			switch c.Message().(type) {
-			case string:
-				held = c.Sender()
-			case int:
-				c.Send(held, "late")
-			}
-		}))
-		got := make(courier, 1)
-		NewAsk(p, &Sender{}, target, "hold", time.Time{}, got, nil)
+		target, got := holdAll(sys), make(courier, 1)
+		NewAsk(p, &Sender{}, target, "late", time.Time{}, got, nil)
 		r := p.Replies()
 		sys.ProcessRegistry.Remove(&actor.PID{Address: sys.ProcessRegistry.Address, Id: r.id})
 
