@@ -21,7 +21,7 @@ import (
 // its uses: a reused call keeps its backstop, still armed, so a use costs no
 // timer operation. What the backstop watches is the call's own: its round
 // (in its status) and when it is due (Call.due), which its caller writes
-// before it starts the round (Caller.newCall), so a firing that sees a
+// before it starts the round (Call.begin), so a firing that sees a
 // round sees when it is due. A use arms the timer only if it would fire too
 // late; when it fires early, for a use since answered, it arms itself again
 // for the use there is then, or for none. It acts on the call only in the
@@ -71,7 +71,7 @@ func (k *Caller) watch(c *Call, d int64) {
 		c.bs = bs
 	}
 	at := d >> 1
-	// Read after the round is written (newCall): if the timer is firing
+	// Read after the round is written (Call.begin): if the timer is firing
 	// now, either this sees it unarmed, or the firing sees this round.
 	if a := bs.armed.Load(); a == 0 || a > at {
 		bs.mu.Lock()
@@ -158,7 +158,7 @@ func (bs *backstop) fire() {
 	for {
 		s := c.status.Load()
 		round := s >> roundShift
-		d := c.due.Load() // this round's, or a later one's (newCall)
+		d := c.due.Load() // this round's, or a later one's (Call.begin)
 		if s&stateBits == pending && d != notWatched {
 			due, early := d>>1, d&1 != 0
 			if early && s&posted != 0 {

@@ -246,19 +246,6 @@ func (c *Call) post(r uint64) bool {
 	}
 }
 
-// wasPosted reports whether the call, still pending in round r, has its
-// deadline posted.
-func (c *Call) wasPosted(r uint64) bool {
-	s := c.status.Load()
-	return s>>roundShift == r && s&posted != 0
-}
-
-// pendingIn reports whether the call is still unanswered in round r.
-func (c *Call) pendingIn(r uint64) bool {
-	s := c.status.Load()
-	return s>>roundShift == r && s&stateBits == pending
-}
-
 // now is the time, read from sent if the caller gave it.
 func (c *Call) now() time.Time {
 	if c.sent.IsZero() {

@@ -88,9 +88,8 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 	}
 	v, err := k.wait(ctx, mb, c)
 	c.Release()
-	// A call that cannot be reused takes its backstop with it: armed, the
-	// timer keeps both until it fires, for an answered call, and does
-	// nothing.
+	// A call that cannot be reused keeps its backstop, which its timer
+	// holds weakly: both go once nothing else refers to the call.
 	if c.Reusable() {
 		k.calls.Put(c) // reset when taken; the pool drops it within two GCs
 	}
