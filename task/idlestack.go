@@ -3,20 +3,48 @@ package task
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/tripwire-go/tripwire/internal/pin"
 )
 
-// idleStack is the pool's stack of idle workers, without a lock: a job goes
-// to the worker that went idle last with one compare-and-swap, and a worker
-// goes idle with another. Workers are named by a slot that is theirs for
-// their life (slots), so the stack's top is one word: the top's slot+1 (0:
-// empty) and a tag that every change moves on, so a pop that read a top
-// since popped and pushed again fails and tries again.
+// idleStack is the pool's idle workers, without a lock: one stack per
+// processor (GOMAXPROCS of them, see internal/pin). A worker goes idle on
+// the stack of the processor it ran on, and a job takes the worker that
+// went idle last on its own processor's stack, else on another's, with one
+// compare-and-swap each. One stack for every core moved its top's cache
+// line between the cores on every job and every idle, and those misses
+// were a hot key's largest cost but the scheduler's (BENCHMARKS.md); the
+// worker a caller wakes mostly runs on the caller's processor, so it goes
+// idle where the caller's next job looks first.
+//
+// Workers are named by a slot that is theirs for their life (slots), so a
+// stack's top is one word: the top's slot+1 (0: empty) and a tag that every
+// change of that stack moves on, so a pop that read a top since popped (and
+// pushed again, on this stack or another) fails and tries again.
 type idleStack struct {
-	top   atomic.Uint64
+	tops  []idleTop                                // one per processor, made by init
 	slots atomic.Pointer[[]atomic.Pointer[worker]] // by slot; grown under mu
 
 	mu   sync.Mutex // guards free and the slots' growth: a worker's start and end
 	free []uint32
+}
+
+// idleTop is the top word of one processor's stack, a cache line of its own.
+type idleTop struct {
+	top atomic.Uint64
+	_   [56]byte
+}
+
+// init makes one stack per processor.
+func (s *idleStack) init() { s.tops = make([]idleTop, max(1, pin.Processors())) }
+
+// here is the stack of the processor the calling goroutine runs on.
+func (s *idleStack) here() int {
+	p := pin.Processor()
+	if p >= len(s.tops) {
+		p %= len(s.tops) // GOMAXPROCS grew since the pool was made
+	}
+	return p
 }
 
 // retag is the top word for slot+1 (0: empty), after t.
@@ -65,21 +93,39 @@ func (s *idleStack) at(slot1 uint32) *worker {
 	return slots[slot1-1].Load()
 }
 
-// push puts w on top.
-func (s *idleStack) push(w *worker) {
+// push puts w on top of the calling goroutine's processor's stack.
+func (s *idleStack) push(w *worker) { s.pushOn(&s.tops[s.here()].top, w) }
+
+func (s *idleStack) pushOn(top *atomic.Uint64, w *worker) {
 	for {
-		t := s.top.Load()
+		t := top.Load()
 		w.next.Store(uint32(t))
-		if s.top.CompareAndSwap(t, retag(t, w.slot+1)) {
+		if top.CompareAndSwap(t, retag(t, w.slot+1)) {
 			return
 		}
 	}
 }
 
-// pop takes the worker on top, or returns nil if there is none.
-func (s *idleStack) pop() *worker {
+// pop takes the worker on top of the calling goroutine's processor's
+// stack, else of another processor's, or returns nil if there is none.
+func (s *idleStack) pop() *worker { return s.popNear(s.here()) }
+
+// popNear is pop from the stack of processor h first.
+func (s *idleStack) popNear(h int) *worker {
+	for range s.tops {
+		if w := s.popFrom(&s.tops[h].top); w != nil {
+			return w
+		}
+		if h++; h == len(s.tops) {
+			h = 0
+		}
+	}
+	return nil
+}
+
+func (s *idleStack) popFrom(top *atomic.Uint64) *worker {
 	for {
-		t := s.top.Load()
+		t := top.Load()
 		if uint32(t) == 0 {
 			return nil
 		}
@@ -87,25 +133,33 @@ func (s *idleStack) pop() *worker {
 		if w == nil {
 			continue // it was taken and retired since: the top has moved on
 		}
-		if s.top.CompareAndSwap(t, retag(t, w.next.Load())) {
+		if top.CompareAndSwap(t, retag(t, w.next.Load())) {
 			return w
 		}
 	}
 }
 
-// takeAll empties the stack and returns its workers, top first.
+// takeAll empties the stacks and returns their workers, each stack's top
+// first.
 func (s *idleStack) takeAll() []*worker {
+	var all []*worker
+	for i := range s.tops {
+		all = s.takeFrom(&s.tops[i].top, all)
+	}
+	return all
+}
+
+func (s *idleStack) takeFrom(top *atomic.Uint64, all []*worker) []*worker {
 	var t uint64
 	for {
-		t = s.top.Load()
+		t = top.Load()
 		if uint32(t) == 0 {
-			return nil
+			return all
 		}
-		if s.top.CompareAndSwap(t, retag(t, 0)) {
+		if top.CompareAndSwap(t, retag(t, 0)) {
 			break
 		}
 	}
-	var all []*worker
 	for slot1 := uint32(t); slot1 != 0; {
 		w := s.at(slot1)
 		all = append(all, w)
@@ -114,8 +168,15 @@ func (s *idleStack) takeAll() []*worker {
 	return all
 }
 
-// empty reports whether no worker is on the stack.
-func (s *idleStack) empty() bool { return uint32(s.top.Load()) == 0 }
+// empty reports whether no worker is on the stacks.
+func (s *idleStack) empty() bool {
+	for i := range s.tops {
+		if uint32(s.tops[i].top.Load()) != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // each calls fn with every worker that has a slot.
 func (s *idleStack) each(fn func(*worker)) {

@@ -69,10 +69,10 @@ const idleTicks = 3
 // (a hung target never delays another call) and shrinks as workers idle out.
 // Submit never blocks.
 //
-// An idle worker waits on a channel of its own, on a stack of idle workers
-// (idleStack, without a lock): a job goes to the one that finished last
-// (its stack and caches are the warmest) with one compare-and-swap and one
-// send, and a worker waits with a plain receive, not a select over the
+// An idle worker waits on a channel of its own, on its processor's stack of
+// idle workers (idleStack, without a lock): a job goes to the one that
+// finished last on the caller's processor (its stack and caches are the
+// warmest) with one compare-and-swap and one send, and a worker waits with a plain receive, not a select over the
 // pool's job queue, its quit channel and an idle timer, which cost every
 // call those three channels' locks. One timer for the pool retires the
 // workers idle for idleTimeout, on its ticks.
@@ -109,6 +109,7 @@ var held = new(Job)
 // registry. Workers post each outcome to its job's ReplyTo.
 func NewPool(sys *actor.ActorSystem) *Pool {
 	p := &Pool{replies: NewRouter(sys)}
+	p.idle.init()
 	p.reap = time.AfterFunc(time.Duration(1<<62), p.retire) // armed when a worker idles
 	return p
 }
