@@ -45,12 +45,17 @@ func TestUnregisterReturnsAKeysMemory(t *testing.T) {
 		}
 	}
 	registered := heap()
+	actors := localActors(sys) - keys // all but the keys' breakers
 	// When every key is unregistered
 	for i := range keys {
 		if err := reg.Unregister(fmt.Sprintf("tenant-%05d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
+	// (once their breakers' processes are gone: a breaker tells its
+	// supervisor it stopped just before protoactor removes its process,
+	// which a loaded machine may leave for later)
+	waitFor(t, "the breakers' processes to go", func() bool { return localActors(sys) <= actors })
 	after := heap()
 	// and as many plain actors are spawned and stopped
 	props := actor.PropsFromFunc(func(actor.Context) {})
@@ -60,14 +65,10 @@ func TestUnregisterReturnsAKeysMemory(t *testing.T) {
 		sys.Root.Stop(pids[i])
 	}
 	for _, pid := range pids {
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-			if _, alive := sys.ProcessRegistry.GetLocal(pid.Id); !alive {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s did not stop", pid.Id)
-			}
-		}
+		waitFor(t, pid.Id+" to stop", func() bool {
+			_, alive := sys.ProcessRegistry.GetLocal(pid.Id)
+			return !alive
+		})
 	}
 	pids = nil
 	floor := float64(heap()) - float64(after)
@@ -79,5 +80,24 @@ func TestUnregisterReturnsAKeysMemory(t *testing.T) {
 		keys, took/keys, kept/keys, floor/keys)
 	if kept > 0.10*took {
 		t.Errorf("Unregister kept %.0f%% of the keys' heap (%.0f B per key)", 100*kept/took, kept/keys)
+	}
+}
+
+// localActors counts the processes in sys's process table.
+func localActors(sys *actor.ActorSystem) int {
+	n := 0
+	for _, m := range sys.ProcessRegistry.LocalPIDs.LocalPIDs {
+		n += m.Count()
+	}
+	return n
+}
+
+// waitFor polls done, for up to 10 seconds, until it holds.
+func waitFor(t *testing.T, what string, done func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !done(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s for %s", what)
+		}
 	}
 }
