@@ -13,7 +13,7 @@ import (
 // went idle last on its own processor's stack, else on another's, with one
 // compare-and-swap each. One stack for every core moved its top's cache
 // line between the cores on every job and every idle, and those misses
-// were a hot key's largest cost but the scheduler's (BENCHMARKS.md); the
+// cost a hot key 15–20% of its calls/s (BENCHMARKS.md); the
 // worker a caller wakes mostly runs on the caller's processor, so it goes
 // idle where the caller's next job looks first.
 //
