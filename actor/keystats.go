@@ -36,8 +36,7 @@ type statsWindow struct {
 	// of that fold
 	seenRejected, seenOverloaded uint64
 	seenEpoch                    int64
-	origin                       mono  // the clock's start: epoch 1 begins here
-	run                          okRun // successes its bucket has not taken yet
+	origin                       mono // the clock's start: epoch 1 begins here
 	// spills are the stripes the key's rejections counted on while it was
 	// flooded (one, but for a race of two callers).
 	spills  []*stripes
@@ -135,9 +134,6 @@ func (s *keyStats) bucket(w *statsWindow, e int64) *statsBucket {
 // totals are the key's counts since its breaker started: those the window
 // let go of and those it holds.
 func (s *keyStats) totals() [nTallies]uint64 {
-	if w := s.win; w != nil {
-		s.flush(w)
-	}
 	t := s.total
 	if w := s.win; w != nil {
 		for i := range w.buckets {
@@ -153,10 +149,6 @@ func (s *keyStats) totals() [nTallies]uint64 {
 // ran it (measured), else ignored.
 func (s *keyStats) record(w *statsWindow, t tally, now time.Time, d time.Duration, measured bool, c *Cell) {
 	e := w.epoch(now)
-	if t == tSuccess && measured && !s.unfolded(w, c) && w.run.add(e, d) {
-		return
-	}
-	s.flush(w)
 	s.fold(w, e, c)
 	b := s.bucket(w, e)
 	if b.n[t] < ^uint32(0) {
@@ -220,7 +212,6 @@ func (s *keyStats) quiet(now time.Time, c *Cell) bool {
 	if w == nil {
 		return true
 	}
-	s.flush(w)
 	e := w.epoch(now)
 	s.fold(w, e, c)
 	for i := range w.buckets {
@@ -247,17 +238,11 @@ func (s *keyStats) drop(c *Cell) {
 	s.release()
 }
 
-// unfolded reports whether the callers counted calls that w has not
-// folded in yet.
-func (s *keyStats) unfolded(w *statsWindow, c *Cell) bool {
-	rej, ovl := c.callerCounts(w)
-	return rej != w.seenRejected || ovl != w.seenOverloaded
-}
-
 // unseen reports whether the callers counted calls not yet folded.
 func (s *keyStats) unseen(c *Cell) bool {
 	if w := s.win; w != nil {
-		return s.unfolded(w, c)
+		rej, ovl := c.callerCounts(w)
+		return rej != w.seenRejected || ovl != w.seenOverloaded
 	}
 	return c.callerSeen()
 }
@@ -268,7 +253,6 @@ func (s *keyStats) report(now time.Time, c *Cell) Stats {
 	if s.win != nil || s.unseen(c) {
 		var w *statsWindow
 		s, w = c.window(now)
-		s.flush(w)
 		e := w.epoch(now)
 		s.fold(w, e, c)
 		// The window is the newest StatsBuckets epochs, the current one partly.

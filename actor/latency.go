@@ -85,28 +85,6 @@ func (s *sparseBins) add(i int) {
 	*s = append(bins, uint64(i)<<32|1)
 }
 
-// addN counts n values in bin i.
-func (s *sparseBins) addN(i int, n uint32) {
-	if n == 0 {
-		return
-	}
-	bins := *s
-	for j, v := range bins {
-		switch bin := int(v >> 32); {
-		case bin == i:
-			bins[j] += uint64(n)
-			return
-		case bin > i:
-			bins = append(bins, 0)
-			copy(bins[j+1:], bins[j:])
-			bins[j] = uint64(i)<<32 | uint64(n)
-			*s = bins
-			return
-		}
-	}
-	*s = append(bins, uint64(i)<<32|uint64(n))
-}
-
 // addTo adds the counts to a full histogram.
 func (s sparseBins) addTo(h *latencyBins) {
 	for _, v := range s {
