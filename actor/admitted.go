@@ -23,6 +23,7 @@ import (
 // and stops them otherwise.
 func (b *breaker) publishAdmits() {
 	c := &b.circuit
+	b.publishQuiet()
 	pid := b.cfg.Target.PID
 	if c.State != state.Closed || b.stopped || (pid != nil && b.rules.WatchTarget && !b.watching) {
 		b.cfg.Cell.admitting(nil, nil)
@@ -34,6 +35,22 @@ func (b *breaker) publishAdmits() {
 	b.cfg.Cell.admitting(&c.Gen, b.sender)
 }
 
+// publishQuiet tells the workers whether a success would change nothing
+// in the circuit (Circuit.Quiet), so a hot key's workers may take their
+// successes without a turn (Call.Finish).
+func (b *breaker) publishQuiet() {
+	cell := &b.cfg.Cell
+	q := b.circuit.Quiet() && !b.stopped
+	if was := cell.flags.Load()&flagQuiet != 0; q == was {
+		return
+	}
+	if q {
+		cell.flags.Or(flagQuiet)
+	} else {
+		cell.flags.And(^uint32(flagQuiet))
+	}
+}
+
 // An end of a call its caller admitted, as takeEnd finds it.
 type ending uint8
 
@@ -43,12 +60,12 @@ const (
 	counted                 // its first end, of this incarnation's: it counts, once
 )
 
-// takeEnd takes an end of a call its caller admitted.
-func (b *breaker) takeEnd(c *Call) ending {
-	if c.over {
+// takeEnd takes an end of a call its caller admitted; outcome: the end is
+// its outcome, which also takes an end its worker handed on (Call.Finish).
+func (b *breaker) takeEnd(c *Call, outcome bool) ending {
+	if !c.over.CompareAndSwap(endOpen, endTaken) && (!outcome || !c.over.CompareAndSwap(endHanded, endTaken)) {
 		return again
 	}
-	c.over = true
 	b.cfg.Cell.ended++
 	if c.gen.Incarnation != b.circuit.Gen.Incarnation {
 		// Its end counts nowhere, but it is the key's activity, as a call
@@ -66,7 +83,7 @@ func (b *breaker) expireAdmitted(ctx actor.Context, c *Call) {
 	if c.admittedIn == nil {
 		return // the breaker admitted it after all: its deadline tick ends it
 	}
-	e := b.takeEnd(c)
+	e := b.takeEnd(c, false)
 	if e == again {
 		return
 	}
@@ -97,7 +114,7 @@ func (cfg *Config) SettleOrphans(err error) {
 // calls in its table; their targets' contexts end. Their outcomes, when they
 // come, reach a mailbox that refuses them.
 func (cfg *Config) settleAdmitted(err error) {
-	if cfg.Cell.admitted.Load() == cfg.Cell.ended {
+	if cfg.Cell.admittedInFlight() == 0 {
 		return // none in flight: no need to look
 	}
 	if cfg.Target.PID != nil {
@@ -141,7 +158,7 @@ func (b *breaker) targetDownAdmitted(ctx actor.Context, now time.Time) {
 	}
 	for _, c := range b.cfg.asking() {
 		c.ask = nil
-		e := b.takeEnd(c)
+		e := b.takeEnd(c, false)
 		c.ctx.cancel(context.Canceled)
 		if e != counted {
 			c.Settle(Result{Err: errs.ErrTargetDown})

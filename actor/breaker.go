@@ -173,6 +173,7 @@ func (b *breaker) start(ctx actor.Context) {
 func (b *breaker) stop(err error) {
 	b.stopped = true
 	b.cfg.Cell.admitting(nil, nil) // callers post their calls from now on
+	b.publishQuiet()
 	if errors.Is(err, errs.ErrBreakerRestarted) {
 		for _, c := range b.inflight {
 			c.index = -1
@@ -226,8 +227,11 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 
 // publishRejecting lets callers fail fast, without a message, while the
 // breaker would reject them anyway: it publishes the OpenError they get, one
-// per open period, so a flood of rejections allocates nothing.
+// per open period, so a flood of rejections allocates nothing. Every turn
+// that may change the circuit ends here, so it publishes whether the
+// circuit is quiet too (publishQuiet).
 func (b *breaker) publishRejecting() {
+	b.publishQuiet()
 	c, cell := &b.circuit, &b.cfg.Cell
 	cur := cell.Rejection()
 	if !c.Rejecting() {
@@ -283,7 +287,7 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 		return
 	}
 	if c.admittedIn != nil {
-		if b.takeEnd(c) != counted {
+		if b.takeEnd(c, true) != counted {
 			c.ctx.cancel(context.Canceled)
 			if c.claim() {
 				c.spent = true // its worker is done with it: its outcome is here
@@ -351,7 +355,7 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout,
 
 func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	if c.admittedIn != nil {
-		switch b.takeEnd(c) {
+		switch b.takeEnd(c, false) {
 		case again:
 			return
 		case uncounted: // of an earlier incarnation: it counts nowhere, but its ask ends

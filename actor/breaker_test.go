@@ -29,7 +29,8 @@ const (
 // rig is one breaker actor spawned at the root (so protoactor's default
 // one-for-one strategy restarts it when it crashes), in front of a function
 // whose behaviour is chosen by the message: "fail" fails, a channel blocks
-// until the channel is closed and then fails, anything else succeeds.
+// until the channel is closed and then fails, a later blocks until it is
+// closed and then succeeds, anything else succeeds.
 type rig struct {
 	t     *testing.T
 	sys   *actor.ActorSystem
@@ -40,6 +41,12 @@ type rig struct {
 
 // inBubble runs body in fake time against a fresh breaker, then stops it.
 func inBubble(t *testing.T, body func(t *testing.T, r *rig)) {
+	inBubbleWith(t, Rules{}, body)
+}
+
+// inBubbleWith is inBubble for a key whose rules are the rig's with
+// IdleTimeout set to extra's.
+func inBubbleWith(t *testing.T, extra Rules, body func(t *testing.T, r *rig)) {
 	synctest.Test(t, func(t *testing.T) {
 		sys := actor.NewActorSystem(
 			actor.WithDeadLetterThrottleInterval(10*time.Millisecond),
@@ -48,7 +55,7 @@ func inBubble(t *testing.T, body func(t *testing.T, r *rig)) {
 		r := &rig{t: t, sys: sys}
 		r.cfg = &Config{}
 		r.cfg.Init("k", Callee{Func: r.target},
-			&Rules{Circuit: state.Settings{Threshold: threshold, OpenTimeout: openTimeout}, CallTimeout: callTimeout},
+			&Rules{Circuit: state.Settings{Threshold: threshold, OpenTimeout: openTimeout}, CallTimeout: callTimeout, IdleTimeout: extra.IdleTimeout},
 			&Shared{Pool: task.NewPool(sys), Logger: zap.NewNop()})
 		spawner := NewSpawner(func(string) (*Config, bool) { return r.cfg, true },
 			actor.DefaultSupervisorStrategy(), func(string) {})
@@ -73,6 +80,9 @@ func (r *rig) target(_ context.Context, msg any) (any, error) {
 	case chan struct{}:
 		<-m
 		return nil, errBoom
+	case later:
+		<-m
+		return "late", nil
 	case string:
 		if m == "fail" {
 			return nil, errBoom
@@ -80,6 +90,9 @@ func (r *rig) target(_ context.Context, msg any) (any, error) {
 	}
 	return msg, nil
 }
+
+// later is a message whose target succeeds once it is closed.
+type later chan struct{}
 
 // send hands the breaker a call for msg due in callTimeout.
 func (r *rig) send(msg any) *Call {

@@ -6,13 +6,18 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/internal/tuning"
 	"github.com/tripwire-go/tripwire/state"
 )
 
 // count records one call of kind t in the key's statistics.
 func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) {
-	s, w := b.cfg.Cell.window(now)
-	s.record(w, t, now, d, measured, &b.cfg.Cell)
+	cell := &b.cfg.Cell
+	s, w := cell.window(now)
+	n := s.record(w, t, now, d, measured, cell)
+	if t == tSuccess && n >= tuning.HotCalls && b.cfg.Target.Func != nil && cell.hot.Load() == nil {
+		cell.hot.Store(newHotLane(w.origin)) // hot: its workers count its successes from now on
+	}
 	if !b.draining {
 		b.armDrain()
 	}

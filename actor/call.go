@@ -60,10 +60,11 @@ type request struct {
 	// which nothing but the caller refers to the call (see Reusable).
 	// Written before the answer's signal, read after it.
 	spent bool
-	// over: the breaker took the end of a call its caller admitted (its
-	// outcome, its deadline or its withdrawal: whichever came first); it
-	// counts once. Only breaker turns touch it.
-	over bool
+	// over is who took the end of a call its caller admitted (its
+	// outcome, its deadline or its withdrawal: whichever came first), so
+	// that it counts once: a breaker's turn (takeEnd), or its worker
+	// (Finish), which hands it to the outcome's turn if it cannot answer.
+	over atomic.Uint32
 
 	// Set by a caller that admits the call itself (Caller.admit): the
 	// generation of the closed circuit that admitted it (as the key's Cell
@@ -143,6 +144,53 @@ type expiry struct{ call *Call }
 // caller admitted, whether the key's circuit is still the closed one that
 // admitted it (task.Admission).
 func (c *Call) Admitted() bool { return c.mb.owner.Cell.admits.Load() == c.admittedIn }
+
+// Who took the end of a call its caller admitted (Call.over).
+const (
+	endOpen   uint32 = iota // nobody yet
+	endTaken                // a breaker's turn, or its worker, which answered it
+	endHanded               // its worker, for the turn of its outcome (takeEnd)
+)
+
+// Finish takes a function target's outcome on its worker, without a turn
+// of the key's breaker, when that turn would only count it and answer (see
+// hotlane.go): a success of a call its caller admitted, on a key with a
+// hot lane, whose circuit is still the closed one that admitted it and
+// quiet (Circuit.Quiet: a success changes nothing in it), answered by
+// nobody else yet (task.Admission). Otherwise it reports false, and the
+// worker posts the outcome. A success counts once the breaker's Quiet is
+// published, as if it had ended before a failure that the breaker is
+// counting meanwhile.
+func (c *Call) Finish(o *task.Completion) bool {
+	if o.Failed || o.Ignored {
+		return false
+	}
+	cell := &c.mb.owner.Cell
+	lane := cell.hot.Load()
+	if lane == nil || cell.flags.Load()&flagQuiet == 0 || cell.admits.Load() != c.admittedIn {
+		return false
+	}
+	now := since(c.admitted)
+	sh, sl, ok := lane.begin(now)
+	if !ok {
+		return false
+	}
+	if !c.over.CompareAndSwap(endOpen, endHanded) {
+		sh.done() // its deadline or its withdrawal: a turn took the end
+		return false
+	}
+	if !c.claim() {
+		sh.done() // answered already: the outcome's turn counts it, as it would have
+		return false
+	}
+	sh.count(sl, now, now.Sub(c.admitted))
+	sh.done()
+	c.over.Store(endTaken)
+	c.ctx.cancel(context.Canceled)
+	c.spent = true // its worker is done with it: its outcome is the answer
+	c.deliver(Result{Value: o.Value, Err: o.Err})
+	return true
+}
 
 // Redirect hands a call whose circuit moved between its caller's admission
 // and its worker to the key's breaker, which admits it as it admits any

@@ -26,6 +26,7 @@ const (
 	flagPassivated = 1 << iota // the breaker stopped itself for being idle
 	flagFlood                  // the rejections count on stripes (see Reject)
 	flagWindow                 // the key's statistics have a window (see Cell.window)
+	flagQuiet                  // the running breaker's circuit is Quiet (see Call.Finish)
 )
 
 // rejecting is what a rejecting breaker publishes, one per open period: the

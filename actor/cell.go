@@ -51,6 +51,9 @@ type Cell struct {
 	// the state every caller reads: every admission writes admitted.
 	admitted atomic.Uint32
 	ended    uint32
+	// hot counts the successes of a hot key on its workers (hotlane.go);
+	// nil but while a key that has a window is hot.
+	hot atomic.Pointer[hotLane]
 }
 
 // admission is a closed circuit whose callers admit their calls: its
@@ -77,7 +80,9 @@ func (c *Cell) admitting(g *state.Gen, send *task.Sender) {
 
 // admittedInFlight is how many of the calls its callers admitted have not
 // ended yet, in a breaker's turn.
-func (c *Cell) admittedInFlight() int { return int(int32(c.admitted.Load() - c.ended)) }
+func (c *Cell) admittedInFlight() int {
+	return int(int32(c.admitted.Load() - c.ended - c.hotEnded()))
+}
 
 // crashed reports whether the key's breaker crashed since the last call;
 // only a breaker starting calls it.

@@ -26,6 +26,9 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 		return
 	}
 	now := time.Now()
+	if l := b.cfg.Cell.hot.Load(); l != nil {
+		b.lastActive = max(b.lastActive, l.lastEnded()) // the calls its workers ended (Call.Finish)
+	}
 	idle := monoOf(now).sub(b.lastActive)
 	c := &b.circuit
 	// A call queued behind this turn is activity too: never passivate with
@@ -35,6 +38,9 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 		b.cfg.Cell.flags.Or(flagPassivated)
 		b.endDrain()
 		s := b.cfg.Cell.stats.Load()
+		if s != nil && s.win != nil {
+			b.cfg.Cell.endHot(s, s.win, now)
+		}
 		b.cfg.Cell.setStats(nil) // a key wakes with zero counts
 		s.release()
 		b.cfg.Cell.resetCallerCounts(nil) // (closed, nothing in flight: nobody counts meanwhile)

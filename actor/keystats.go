@@ -107,8 +107,11 @@ type statsBucket struct {
 // bucket (epoch 0) is never taken for a recent one. Durations between
 // time.Now readings use the monotonic clock: a wall clock set back moves
 // nothing.
-func (w *statsWindow) epoch(now time.Time) int64 {
-	d := monoOf(now).sub(w.origin)
+func (w *statsWindow) epoch(now time.Time) int64 { return epochAt(w.origin, now) }
+
+// epochAt is the epoch of now in a window that began at origin.
+func epochAt(origin mono, now time.Time) int64 {
+	d := monoOf(now).sub(origin)
 	if d < 0 {
 		d = 0
 	}
@@ -146,24 +149,28 @@ func (s *keyStats) totals() [nTallies]uint64 {
 }
 
 // record counts one call of kind t at now; d is its latency if the target
-// ran it (measured), else ignored.
-func (s *keyStats) record(w *statsWindow, t tally, now time.Time, d time.Duration, measured bool, c *Cell) {
+// ran it (measured), else ignored. It returns how many calls of kind t
+// the epoch's bucket holds now.
+func (s *keyStats) record(w *statsWindow, t tally, now time.Time, d time.Duration, measured bool, c *Cell) uint32 {
 	e := w.epoch(now)
 	s.fold(w, e, c)
+	if l := c.hot.Load(); l != nil {
+		l.take(s, w, e)
+	}
 	b := s.bucket(w, e)
 	if b.n[t] < ^uint32(0) {
 		b.n[t]++
 	} else {
 		s.total[t]++ // a bucket full up: the totals keep counting
 	}
-	if !measured {
-		return
+	if measured {
+		if b.nLat < ^uint32(0) {
+			b.lat.add(latBin(d))
+			b.nLat++
+		}
+		b.max = max(b.max, d)
 	}
-	if b.nLat < ^uint32(0) {
-		b.lat.add(latBin(d))
-		b.nLat++
-	}
-	b.max = max(b.max, d)
+	return b.n[t]
 }
 
 // fold moves the callers' counts since the last fold into the window,
@@ -214,12 +221,17 @@ func (s *keyStats) quiet(now time.Time, c *Cell) bool {
 	}
 	e := w.epoch(now)
 	s.fold(w, e, c)
+	busy := false
+	if l := c.hot.Load(); l != nil {
+		l.take(s, w, e)
+		l.live(func(int64, *hotSlot) { busy = true })
+	}
 	for i := range w.buckets {
 		if b := &w.buckets[i]; b.epoch > e-StatsBuckets && b.epoch <= e {
 			return false
 		}
 	}
-	return true
+	return !busy
 }
 
 // drop gives back the window of a quiet key, keeping its totals: the
@@ -230,6 +242,7 @@ func (s *keyStats) drop(c *Cell) {
 	if w == nil {
 		return
 	}
+	c.endHot(s, w, time.Now())
 	rej, ovl := c.resetCallerCounts(w)    // (closed: nobody is rejected meanwhile)
 	quiet := &keyStats{total: s.totals()} // the busy allocation goes
 	quiet.total[tRejected] += rej - w.seenRejected
@@ -250,11 +263,16 @@ func (s *keyStats) unseen(c *Cell) bool {
 // report returns the statistics at now.
 func (s *keyStats) report(now time.Time, c *Cell) Stats {
 	var st Stats
+	var hot *hotLane
 	if s.win != nil || s.unseen(c) {
 		var w *statsWindow
 		s, w = c.window(now)
 		e := w.epoch(now)
 		s.fold(w, e, c)
+		if l := c.hot.Load(); l != nil {
+			l.take(s, w, e)
+			hot = l
+		}
 		// The window is the newest StatsBuckets epochs, the current one partly.
 		st.Window = monoOf(now).sub(w.origin)
 		if e > StatsBuckets {
@@ -275,6 +293,19 @@ func (s *keyStats) report(now time.Time, c *Cell) Stats {
 				n += uint64(b.nLat)
 				st.Latency.Max = max(st.Latency.Max, b.max)
 			}
+		}
+		if hot != nil {
+			// The current epoch's successes, still on the workers' shards.
+			hot.live(func(_ int64, sl *hotSlot) {
+				k := sl.n.Load()
+				st.Recent.add(tSuccess, uint64(k))
+				st.Total.add(tSuccess, uint64(k))
+				for i := range sl.bins {
+					bins[i] += sl.bins[i].Load()
+				}
+				n += uint64(k)
+				st.Latency.Max = max(st.Latency.Max, time.Duration(sl.max.Load()))
+			})
 		}
 		st.Latency.Calls = n
 		st.Latency.P50 = percentile(&bins, n, 0.50, st.Latency.Max)

@@ -67,22 +67,25 @@ func percentile(bins *latencyBins, n uint64, q float64, max time.Duration) time.
 type sparseBins []uint64
 
 // add counts one value in bin i.
-func (s *sparseBins) add(i int) {
+func (s *sparseBins) add(i int) { s.addN(i, 1) }
+
+// addN counts n values in bin i.
+func (s *sparseBins) addN(i int, n uint32) {
 	bins := *s
 	for j, v := range bins {
 		switch bin := int(v >> 32); {
 		case bin == i:
-			bins[j]++
+			bins[j] += uint64(n)
 			return
 		case bin > i:
 			bins = append(bins, 0)
 			copy(bins[j+1:], bins[j:])
-			bins[j] = uint64(i)<<32 | 1
+			bins[j] = uint64(i)<<32 | uint64(n)
 			*s = bins
 			return
 		}
 	}
-	*s = append(bins, uint64(i)<<32|1)
+	*s = append(bins, uint64(i)<<32|uint64(n))
 }
 
 // addTo adds the counts to a full histogram.

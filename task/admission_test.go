@@ -22,6 +22,8 @@ type gate struct {
 func (g *gate) Admitted() bool { return g.open.Load() }
 func (g *gate) Redirect()      { g.redirected.Add(1) }
 
+func (g *gate) Finish(*task.Completion) bool { return false }
+
 func TestAJobWhoseAdmissionLapsedIsHandedBackUnrun(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		p, c := task.NewPool(sys), newCollector()

@@ -45,9 +45,14 @@ type Job struct {
 // back with Redirect, reports nothing and never touches it again, and the
 // breaker admits it as any other call. A job with an Admission is visible
 // to Pool.Running while its target runs.
+//
+// Finish is given the job's outcome, classified, before the worker posts
+// it: it reports whether it took the outcome itself, in which case the
+// worker posts nothing and never touches the job again.
 type Admission interface {
 	Admitted() bool
 	Redirect()
+	Finish(o *Completion) bool
 }
 
 // Inbox takes a job's Completion: a breaker's mailbox, into which the worker
@@ -283,9 +288,12 @@ func (p *Pool) run(w *worker, j *Job) {
 		w.end(j) // before the report: Running never sees a job reported
 	}
 	release(j.Token) // before the answer: its caller may call again at once
-	o := Completion{Token: j.Token, Value: v, Err: err}
-	j.Classify.classify(&o)
-	p.report(j, o)
+	j.Out = Completion{Token: j.Token, Value: v, Err: err}
+	j.Classify.classify(&j.Out)
+	if a := j.Admission; a != nil && a.Finish(&j.Out) {
+		return
+	}
+	j.ReplyTo.PostUserMessage(&j.Out)
 }
 
 // end clears cur, waiting for Running if it is looking at j.

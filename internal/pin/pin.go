@@ -36,3 +36,13 @@ func Processor() int {
 // its CPU limit): state made one copy per processor picks its copy by
 // Processor() modulo its own count.
 func Processors() int { return runtime.GOMAXPROCS(0) }
+
+// Pin is Processor, and keeps the calling goroutine on that processor,
+// not preempted, until Unpin: state picked by it is then written by one
+// goroutine of the processor at a time. Between the two the goroutine must
+// not block, allocate much or take long (the runtime cannot stop it, for
+// a collection either); sync.Pool pins the same way.
+func Pin() int { return procPin() }
+
+// Unpin ends Pin.
+func Unpin() { procUnpin() }

@@ -21,6 +21,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/tuning"
 )
 
 // TestRegistryModel runs random sequences of operations against the real
@@ -33,7 +34,8 @@ import (
 // ForceOpen/ForceClose/Reset, Update a key's settings, Snapshot, Shutdown,
 // and fake-time advances. Settings are drawn with a count failure-rate
 // Window, SlowCall, Backoff (Multiplier 2, a Max, no Jitter), Classify,
-// HalfOpenProbes, MaxInFlight and IdleTimeout, or without them. After every
+// HalfOpenProbes, MaxInFlight and IdleTimeout, or without them; in half the
+// cases every key is hot from its first success on. After every
 // step it checks that the registry agrees with the model: every call's result
 // and the instant it arrived, which calls reached the target, each key's
 // state, failure count, opened-at, retry-at, calls in flight and restart
@@ -52,6 +54,12 @@ func TestRegistryModel(t *testing.T) {
 		}
 	}()
 	rapid.Check(t, func(t *rapid.T) {
+		// Half the cases make every key hot after its first success, so
+		// that its workers take its quiet successes (actor/hotlane.go).
+		if rapid.Bool().Draw(t, "hot") {
+			tuning.HotCalls = 1
+		}
+		defer func() { tuning.HotCalls = tuning.DefaultHotCalls }()
 		rapid.SyncTest(t, func(t *rapid.T) {
 			s := start(t)
 			defer func() {
