@@ -176,15 +176,15 @@ func (c *Call) Finish(o *task.Completion) bool {
 		return false
 	}
 	if !c.over.CompareAndSwap(endOpen, endHanded) {
-		sh.done() // its deadline or its withdrawal: a turn took the end
+		sl.done() // its deadline or its withdrawal: a turn took the end
 		return false
 	}
 	if !c.claim() {
-		sh.done() // answered already: the outcome's turn counts it, as it would have
+		sl.done() // answered already: the outcome's turn counts it, as it would have
 		return false
 	}
 	sh.count(sl, now, now.Sub(c.admitted))
-	sh.done()
+	sl.done()
 	c.over.Store(endTaken)
 	c.ctx.cancel(context.Canceled)
 	c.spent = true // its worker is done with it: its outcome is the answer

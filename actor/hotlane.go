@@ -42,19 +42,23 @@ type hotLane struct {
 // the epochs by parity, so that a worker counts on while the breaker has not
 // yet taken the last epoch's counts.
 type hotShard struct {
-	writers atomic.Int32  // workers counting in it now, each pinned to its processor
-	ended   atomic.Uint32 // the calls its workers ended, since the lane was made
-	last    atomic.Int64  // when the last of them ended (a mono)
-	slots   [2]hotSlot
-	_       [(64 - (16+2*unsafe.Sizeof(hotSlot{}))%64) % 64]byte
+	ended atomic.Uint32 // the calls its workers ended, since the lane was made
+	last  atomic.Int64  // when the last of them ended (a mono)
+	slots [2]hotSlot
+	_     [(64 - (16+2*unsafe.Sizeof(hotSlot{}))%64) % 64]byte
 }
 
 // hotSlot is the successes of one epoch, as its shard's workers count them.
 type hotSlot struct {
-	epoch atomic.Int64
-	n     atomic.Uint32
-	max   atomic.Int64 // the slowest, in nanoseconds
-	bins  [latBins]atomic.Uint32
+	epoch   atomic.Int64
+	writers atomic.Int32 // workers counting in it now, each pinned to its processor
+	n       atomic.Uint32
+	max     atomic.Int64 // the slowest, in nanoseconds
+	bins    [latBins]atomic.Uint32
+	// taking is the epoch of a slot the breaker has taken (slotTaken) but
+	// not yet emptied, because a worker was still counting in it; only the
+	// breaker touches it.
+	taking int64
 }
 
 func newHotLane(origin mono) *hotLane {
@@ -71,14 +75,17 @@ func newHotLane(origin mono) *hotLane {
 // epoch the breaker has not taken, or is being taken, or the lane is gone.
 func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
 	sh := &l.shards[pin.Pin()%len(l.shards)]
-	sh.writers.Add(1)
 	e := epochAt(l.origin, now)
 	sl := &sh.slots[e&1]
+	// Counted before it reads the epoch: the breaker, which takes the
+	// slot before it reads the writers, either sees this worker counting
+	// or is seen by it (both atomics: one order for all).
+	sl.writers.Add(1)
 	if sl.epoch.Load() == 0 {
 		sl.epoch.CompareAndSwap(0, e) // or another worker of the shard took it first
 	}
 	if sl.epoch.Load() != e {
-		sh.done()
+		sl.done()
 		return nil, nil, false
 	}
 	return sh, sl, true
@@ -101,29 +108,25 @@ func raise(x *atomic.Int64, v int64) {
 }
 
 // done ends what begin started.
-func (sh *hotShard) done() {
-	sh.writers.Add(-1)
+func (sl *hotSlot) done() {
+	sl.writers.Add(-1)
 	pin.Unpin()
 }
 
-// settle waits until no worker counts in sh. A worker counts for a few
-// instructions, pinned, so this waits for no more than that.
-func (sh *hotShard) settle() {
-	for sh.writers.Load() != 0 {
-		runtime.Gosched()
-	}
-}
-
 // take moves the counts of every epoch before cur into s's window w, and
-// frees their slots; the breaker calls it.
+// frees their slots; the breaker calls it. It never waits: a slot a worker
+// is still counting in (it read the epoch just before the breaker took it)
+// is emptied by a later take, and meanwhile its shard's workers of the
+// epoch after next hand their successes to the breaker, whose turns take.
 func (l *hotLane) take(s *keyStats, w *statsWindow, cur int64) {
 	for i := range l.shards {
-		sh := &l.shards[i]
-		for j := range sh.slots {
-			sl := &sh.slots[j]
+		for j := range l.shards[i].slots {
+			sl := &l.shards[i].slots[j]
 			if e := sl.epoch.Load(); e > 0 && e < cur && sl.epoch.CompareAndSwap(e, slotTaken) {
-				sh.settle()
-				s.addHot(w, e, cur, sl)
+				sl.taking = e
+			}
+			if sl.epoch.Load() == slotTaken && sl.writers.Load() == 0 {
+				s.addHot(w, sl.taking, cur, sl)
 				sl.epoch.Store(0)
 			}
 		}
@@ -131,26 +134,33 @@ func (l *hotLane) take(s *keyStats, w *statsWindow, cur int64) {
 }
 
 // end moves every count into s's window w, whatever its epoch, and leaves
-// no slot that a worker can count in; the lane is no longer the key's.
+// no slot that a worker can count in; the lane is no longer the key's. It
+// ends the lane of a key gone quiet or idle, whose slots no worker counts
+// in but for the moment of a straggler, pinned, which it waits for.
 func (l *hotLane) end(s *keyStats, w *statsWindow, cur int64) {
 	for i := range l.shards {
-		sh := &l.shards[i]
-		for j := range sh.slots {
-			sl := &sh.slots[j]
+		for j := range l.shards[i].slots {
+			sl := &l.shards[i].slots[j]
 			for {
 				e := sl.epoch.Load()
 				if e == slotDead || (e == 0 && sl.epoch.CompareAndSwap(0, slotDead)) {
 					break
 				}
 				if e > 0 && sl.epoch.CompareAndSwap(e, slotTaken) {
-					sh.settle()
-					s.addHot(w, e, cur, sl)
+					sl.taking = e
+				}
+				if sl.epoch.Load() == slotTaken {
+					for n := 0; sl.writers.Load() != 0; n++ {
+						if n%1024 == 1023 {
+							runtime.Gosched() // its thread is not running: let it
+						}
+					}
+					s.addHot(w, sl.taking, cur, sl)
 					sl.epoch.Store(slotDead)
 					break
 				}
 			}
 		}
-		sh.settle()
 	}
 }
 

@@ -227,7 +227,7 @@ func TestALanesShardsCountEverySuccessOnceWhileTheBreakerTakesThem(t *testing.T)
 					continue
 				}
 				sh.count(sl, now(), time.Duration(i)*time.Microsecond)
-				sh.done()
+				sl.done()
 				counted.Add(1)
 			}
 		})
@@ -281,7 +281,7 @@ func TestALaneSlotStillHoldingAnUntakenEpochTurnsItsWorkerAway(t *testing.T) {
 		sh, sl, ok := l.begin(at(epoch))
 		if ok {
 			sh.count(sl, at(epoch), time.Millisecond)
-			sh.done()
+			sl.done()
 		}
 		return ok
 	}
