@@ -26,6 +26,10 @@
 //     deadline passes (its end method is where every call in flight ends;
 //     the deadline of a call its caller admitted is posted to it by the
 //     caller's backstop);
+//   - the worker that ran a hot key's function target, with its success,
+//     while the circuit is closed and a success changes nothing in it: it
+//     counts the success on its processor's shard of the key's statistics,
+//     which the breaker takes into its window later (hotlane.go);
 //   - the caller itself: Withdraw when its context is cancelled, and its
 //     backstop timer, ErrTimeout at the deadline plus ReplyGrace, should the
 //     breaker be too busy to answer in time (backstop.go: a timer each

@@ -183,14 +183,18 @@ func (l *hotLane) lastEnded() mono {
 	return mono(t)
 }
 
-// live calls fn with each slot holding counts the breaker has not taken:
-// those of the current epoch, mostly.
+// live calls fn with each slot holding counts the breaker has not taken
+// into its window, and their epoch: the current epoch's, mostly, and one
+// taken while a straggler still counted in it. Only the breaker calls it.
 func (l *hotLane) live(fn func(e int64, sl *hotSlot)) {
 	for i := range l.shards {
 		for j := range l.shards[i].slots {
 			sl := &l.shards[i].slots[j]
-			if e := sl.epoch.Load(); e > 0 {
+			switch e := sl.epoch.Load(); {
+			case e > 0:
 				fn(e, sl)
+			case e == slotTaken:
+				fn(sl.taking, sl)
 			}
 		}
 	}

@@ -26,6 +26,7 @@ func (r *rig) heat() {
 	for range tuning.HotCalls {
 		require.NoError(r.t, (<-r.do(context.Background(), "ok")).Err)
 	}
+	synctest.Wait() // the breaker counts a call after it has answered it
 	require.NotNil(r.t, r.cfg.Cell.hot.Load(), "the key did not get a hot lane")
 }
 
@@ -301,4 +302,40 @@ func TestALaneSlotStillHoldingAnUntakenEpochTurnsItsWorkerAway(t *testing.T) {
 	require.EqualValues(t, 3, st.Recent.Successes)
 	require.EqualValues(t, 3, st.Latency.Calls)
 	require.Equal(t, time.Millisecond, st.Latency.Max)
+}
+
+func TestASlotTakenWhileAStragglerCountsIsReportedAndEmptiedLater(t *testing.T) {
+	var c Cell
+	start := time.Now()
+	s, w := c.window(start)
+	l := newHotLane(w.origin)
+	c.hot.Store(l)
+	at := func(epoch int) time.Time { return start.Add(time.Duration(epoch-1)*statsWidth + statsWidth/2) }
+
+	// Given two successes counted in epoch 1, and a worker still counting
+	// in that slot (it read the epoch just before the breaker took it)
+	for range 2 {
+		sh, sl, ok := l.begin(at(1))
+		require.True(t, ok)
+		sh.count(sl, at(1), time.Millisecond)
+		sl.done()
+	}
+	straggler, sl, ok := l.begin(at(1))
+	require.True(t, ok)
+
+	// When the breaker reports in epoch 2, then it cannot empty the slot,
+	// and reports its counts all the same
+	st := s.report(at(2), &c)
+	require.EqualValues(t, 2, st.Recent.Successes)
+	require.EqualValues(t, 2, st.Total.Successes)
+	require.Equal(t, slotTaken, sl.epoch.Load())
+
+	// And once the straggler is done, the next take empties it into the
+	// window, each success counted once
+	straggler.count(sl, at(1), time.Millisecond)
+	sl.done()
+	st = s.report(at(2), &c)
+	require.EqualValues(t, 3, st.Recent.Successes)
+	require.EqualValues(t, 3, st.Latency.Calls)
+	require.Zero(t, sl.epoch.Load())
 }

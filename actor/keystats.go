@@ -295,11 +295,15 @@ func (s *keyStats) report(now time.Time, c *Cell) Stats {
 			}
 		}
 		if hot != nil {
-			// The current epoch's successes, still on the workers' shards.
-			hot.live(func(_ int64, sl *hotSlot) {
+			// The successes still on the workers' shards: the current
+			// epoch's, and one a straggler kept from being taken.
+			hot.live(func(he int64, sl *hotSlot) {
 				k := sl.n.Load()
-				st.Recent.add(tSuccess, uint64(k))
 				st.Total.add(tSuccess, uint64(k))
+				if he <= e-StatsBuckets {
+					return // older than the window (a straggler's, untaken for that long)
+				}
+				st.Recent.add(tSuccess, uint64(k))
 				for i := range sl.bins {
 					bins[i] += sl.bins[i].Load()
 				}
