@@ -15,7 +15,9 @@ func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) 
 	cell := &b.cfg.Cell
 	s, w := cell.window(now)
 	n := s.record(w, t, now, d, measured, cell)
-	if t == tSuccess && n >= tuning.HotCalls && b.cfg.Target.Func != nil && cell.hot.Load() == nil {
+	// (An actor target's key with a classifier of its own classifies its
+	// replies on a worker, which then posts them: it takes no lane.)
+	if t == tSuccess && n >= tuning.HotCalls && (b.cfg.Target.Func != nil || b.rules.Classify == nil) && cell.hot.Load() == nil {
 		cell.hot.Store(newHotLane(w.origin)) // hot: its workers count its successes from now on
 	}
 	if !b.draining {

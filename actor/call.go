@@ -152,7 +152,8 @@ const (
 	endHanded               // its worker, for the turn of its outcome (takeEnd)
 )
 
-// Finish takes a function target's outcome on its worker, without a turn
+// Finish takes a target's outcome where it arrives — a function target's
+// on its worker, an actor target's reply on its caller — without a turn
 // of the key's breaker, when that turn would only count it and answer (see
 // hotlane.go): a success of a call its caller admitted, on a key with a
 // hot lane, whose circuit is still the closed one that admitted it and
@@ -162,7 +163,7 @@ const (
 // published, as if it had ended before a failure that the breaker is
 // counting meanwhile.
 func (c *Call) Finish(o *task.Completion) bool {
-	if o.Failed || o.Ignored {
+	if o.Failed || o.Ignored || c.admittedIn == nil {
 		return false
 	}
 	cell := &c.mb.owner.Cell

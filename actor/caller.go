@@ -176,9 +176,11 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error) {
 			k.pool.Go(func() { mb.PostUserMessage(ask.Completion()) })
 			continue
 		}
-		mb.PostUserMessage(ask.Completion())
-		// Its turn usually ran inline, on this goroutine: take the answer
-		// without blocking again.
+		if o := ask.Completion(); !c.Finish(o) {
+			mb.PostUserMessage(o)
+		}
+		// Its turn usually ran inline, on this goroutine (or Finish
+		// answered it here): take the answer without blocking again.
 		if res, ok := answered(c); ok {
 			return res.Value, res.Err
 		}
