@@ -10,8 +10,9 @@ import (
 	"github.com/tripwire-go/tripwire/internal/pin"
 )
 
-// A hot key's successes are counted by the workers that ran them, one
-// shard per processor, without a turn of its breaker (Call.Finish): the
+// A hot key's successes are counted where they arrive — on the worker that
+// ran a function target, on the caller that got an actor target's reply —
+// one shard per processor, without a turn of its breaker (Call.Finish): the
 // turn would only have counted them and answered, and on a key that both
 // cores call it was half of what a call cost, most of it in moving the
 // mailbox's and the statistics' cache lines between the cores. The breaker
