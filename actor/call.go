@@ -159,7 +159,7 @@ const (
 // hot lane, whose circuit is still the closed one that admitted it and
 // quiet (Circuit.Quiet: a success changes nothing in it), answered by
 // nobody else yet (task.Admission). Otherwise it reports false, and the
-// worker posts the outcome. A success counts once the breaker's Quiet is
+// worker or the caller posts the outcome. A success counts once the breaker's Quiet is
 // published, as if it had ended before a failure that the breaker is
 // counting meanwhile.
 func (c *Call) Finish(o *task.Completion) bool {

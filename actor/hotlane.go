@@ -14,7 +14,7 @@ import (
 // ran a function target, on the caller that got an actor target's reply —
 // one shard per processor, without a turn of its breaker (Call.Finish): the
 // turn would only have counted them and answered, and on a key that both
-// cores call it was half of what a call cost, most of it in moving the
+// cores call it was a third of what a call cost, most of it in moving the
 // mailbox's and the statistics' cache lines between the cores. The breaker
 // takes what the shards counted into its window (take) when it counts
 // anything else or reads its statistics, and before it lets the window go.
@@ -33,7 +33,7 @@ const (
 	slotDead  int64 = -2 // the lane is gone: nothing counts in it any more
 )
 
-// hotLane is a hot key's successes counted on its workers.
+// hotLane is a hot key's successes, counted where they arrive.
 type hotLane struct {
 	origin mono // its window's: epochs number as the window numbers them
 	shards []hotShard
