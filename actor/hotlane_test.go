@@ -202,16 +202,33 @@ func TestAHotKeyIsNotPassivatedWhileItsWorkersEndItsCalls(t *testing.T) {
 	})
 }
 
+// laneRig is a key's statistics with a window and a hot lane, outside any
+// breaker, and at, the middle of an epoch of its window.
+type laneRig struct {
+	c  Cell
+	s  *keyStats
+	w  *statsWindow
+	l  *hotLane
+	at func(epoch int64) time.Time
+}
+
+func newLaneRig() *laneRig {
+	r := &laneRig{}
+	start := time.Now()
+	r.s, r.w = r.c.window(start)
+	r.l = newHotLane(r.w.origin)
+	r.c.hot.Store(r.l)
+	r.at = func(epoch int64) time.Time { return start.Add(time.Duration(epoch-1)*statsWidth + statsWidth/2) }
+	return r
+}
+
 func TestALanesShardsCountEverySuccessOnceWhileTheBreakerTakesThem(t *testing.T) {
 	// Given a key's window and lane
-	var c Cell
-	start := time.Now()
-	s, w := c.window(start)
-	l := newHotLane(w.origin)
-	c.hot.Store(l)
+	r := newLaneRig()
+	c, s, w, l := &r.c, r.s, r.w, r.l
 	var epoch atomic.Int64
 	epoch.Store(1)
-	now := func() time.Time { return start.Add(time.Duration(epoch.Load()-1)*statsWidth + statsWidth/2) }
+	now := func() time.Time { return r.at(epoch.Load()) }
 
 	// When workers count successes while the clock crosses 20 epochs and
 	// the breaker takes the epochs behind it, and the current one too (as
@@ -272,13 +289,9 @@ func TestALanesShardsCountEverySuccessOnceWhileTheBreakerTakesThem(t *testing.T)
 }
 
 func TestALaneSlotStillHoldingAnUntakenEpochTurnsItsWorkerAway(t *testing.T) {
-	var c Cell
-	start := time.Now()
-	s, w := c.window(start)
-	l := newHotLane(w.origin)
-	c.hot.Store(l)
-	at := func(epoch int) time.Time { return start.Add(time.Duration(epoch-1)*statsWidth + statsWidth/2) }
-	count := func(epoch int) bool {
+	r := newLaneRig()
+	c, s, w, l, at := &r.c, r.s, r.w, r.l, r.at
+	count := func(epoch int64) bool {
 		sh, sl, ok := l.begin(at(epoch))
 		if ok {
 			sh.count(sl, at(epoch), time.Millisecond)
@@ -298,19 +311,15 @@ func TestALaneSlotStillHoldingAnUntakenEpochTurnsItsWorkerAway(t *testing.T) {
 	// And once the breaker takes the epochs before 3, it counts
 	l.take(s, w, 3)
 	require.True(t, count(3))
-	st := s.report(at(3), &c)
+	st := s.report(at(3), c)
 	require.EqualValues(t, 3, st.Recent.Successes)
 	require.EqualValues(t, 3, st.Latency.Calls)
 	require.Equal(t, time.Millisecond, st.Latency.Max)
 }
 
 func TestASlotTakenWhileAStragglerCountsIsReportedAndEmptiedLater(t *testing.T) {
-	var c Cell
-	start := time.Now()
-	s, w := c.window(start)
-	l := newHotLane(w.origin)
-	c.hot.Store(l)
-	at := func(epoch int) time.Time { return start.Add(time.Duration(epoch-1)*statsWidth + statsWidth/2) }
+	r := newLaneRig()
+	c, s, l, at := &r.c, r.s, r.l, r.at
 
 	// Given two successes counted in epoch 1, and a worker still counting
 	// in that slot (it read the epoch just before the breaker took it)
@@ -325,7 +334,7 @@ func TestASlotTakenWhileAStragglerCountsIsReportedAndEmptiedLater(t *testing.T) 
 
 	// When the breaker reports in epoch 2, then it cannot empty the slot,
 	// and reports its counts all the same
-	st := s.report(at(2), &c)
+	st := s.report(at(2), c)
 	require.EqualValues(t, 2, st.Recent.Successes)
 	require.EqualValues(t, 2, st.Total.Successes)
 	require.Equal(t, slotTaken, sl.epoch.Load())
@@ -334,7 +343,7 @@ func TestASlotTakenWhileAStragglerCountsIsReportedAndEmptiedLater(t *testing.T) 
 	// window, each success counted once
 	straggler.count(sl, at(1), time.Millisecond)
 	sl.done()
-	st = s.report(at(2), &c)
+	st = s.report(at(2), c)
 	require.EqualValues(t, 3, st.Recent.Successes)
 	require.EqualValues(t, 3, st.Latency.Calls)
 	require.Zero(t, sl.epoch.Load())
