@@ -159,9 +159,9 @@ const (
 // hot lane, whose circuit is still the closed one that admitted it and
 // quiet (Circuit.Quiet: a success changes nothing in it), answered by
 // nobody else yet (task.Admission). Otherwise it reports false, and the
-// worker or the caller posts the outcome. A success counts once the breaker's Quiet is
-// published, as if it had ended before a failure that the breaker is
-// counting meanwhile.
+// worker or the caller posts the outcome. A success counts once the
+// breaker's Quiet is published, as if it had ended before a failure that
+// the breaker is counting meanwhile.
 func (c *Call) Finish(o *task.Completion) bool {
 	if o.Failed || o.Ignored || c.admittedIn == nil {
 		return false
