@@ -90,9 +90,16 @@ type Pool struct {
 
 	idle  idleStack
 	reap  *time.Timer   // retires idle workers; armed while any is idle
+	of    *poolRef      // what reap's func holds of the pool
 	armed atomic.Bool   // reap is armed, by whoever set it
 	ticks atomic.Uint32 // the reaper's ticks so far
 }
+
+// poolRef is the pool as its reaper's func holds it, cleared by Close: the
+// runtime keeps a stopped timer, and its func, in its heap until the time
+// it was due, and the pool holds its Router and through it the actor
+// system, which a shut-down registry is to let go of at once.
+type poolRef struct{ p atomic.Pointer[Pool] }
 
 // worker is one of the pool's goroutines, as the idle stack holds it.
 type worker struct {
@@ -115,7 +122,14 @@ var held = new(Job)
 func NewPool(sys *actor.ActorSystem) *Pool {
 	p := &Pool{replies: NewRouter(sys)}
 	p.idle.init()
-	p.reap = time.AfterFunc(time.Duration(1<<62), p.retire) // armed when a worker idles
+	p.of = new(poolRef)
+	p.of.p.Store(p)
+	of := p.of
+	p.reap = time.AfterFunc(time.Duration(1<<62), func() { // armed when a worker idles
+		if p := of.p.Load(); p != nil {
+			p.retire()
+		}
+	})
 	return p
 }
 
@@ -178,6 +192,7 @@ func (p *Pool) Close(ctx context.Context) error {
 	p.once.Do(func() {
 		p.closed.Store(true)
 		p.reap.Stop()
+		p.of.p.Store(nil)
 		p.retireAll()
 		p.replies.Close()
 	})
@@ -223,9 +238,20 @@ func (p *Pool) park(w *worker) bool {
 		p.retireAll() // Close took the idle workers before this one came
 	}
 	if !p.armed.Load() && p.armed.CompareAndSwap(false, true) {
-		p.reap.Reset(idleTimeout / 2)
+		p.arm()
 	}
 	return true
+}
+
+// arm sets the reaper to tick in idleTimeout/2, unless the pool has closed:
+// a worker or a tick that found the pool open may get here after Close
+// stopped the timer, which would then fire after the registry had shut
+// down.
+func (p *Pool) arm() {
+	p.reap.Reset(idleTimeout / 2)
+	if p.closed.Load() {
+		p.reap.Stop()
+	}
 }
 
 // retire is the reaper's tick: it ends the workers idle for idleTicks
@@ -249,14 +275,14 @@ func (p *Pool) retire() {
 		p.idle.push(keep[i])
 	}
 	if len(keep) > 0 {
-		p.reap.Reset(idleTimeout / 2)
+		p.arm()
 		return
 	}
 	// Nothing idle was kept: disarmed, unless a worker idled meanwhile
 	// (it saw the timer armed and left it to this).
 	p.armed.Store(false)
 	if !p.idle.empty() && p.armed.CompareAndSwap(false, true) {
-		p.reap.Reset(idleTimeout / 2)
+		p.arm()
 	}
 	if p.closed.Load() {
 		p.retireAll()
