@@ -20,10 +20,18 @@ type IdleTimers struct {
 	base    time.Time // the clock's origin: due times are durations since it
 	due     idleHeap
 	timer   *time.Timer
+	of      *idleRef      // what timer's func holds of t
 	firesAt time.Duration // when timer fires, if armed
 	armed   bool
 	stopped bool
 }
+
+// idleRef is the timers as their runtime timer's func holds them, cleared
+// by Stop: the runtime keeps a stopped timer, and its func, in its heap
+// until the time it was due (a CallTimeout or an IdleTimeout later), and t
+// is part of its registry's Shared, which a shut-down registry is to let
+// go of at once.
+type idleRef struct{ t atomic.Pointer[IdleTimers] }
 
 type idleDue struct {
 	at  time.Duration
@@ -124,7 +132,14 @@ func (t *IdleTimers) schedule(at time.Duration) {
 	}
 	d := at - time.Since(t.base)
 	if t.timer == nil {
-		t.timer = time.AfterFunc(d, t.fire)
+		of := new(idleRef)
+		of.t.Store(t)
+		t.of = of
+		t.timer = time.AfterFunc(d, func() {
+			if t := of.t.Load(); t != nil {
+				t.fire()
+			}
+		})
 	} else {
 		t.timer.Reset(d)
 	}
@@ -166,6 +181,7 @@ func (t *IdleTimers) Stop() {
 	t.stopped, t.due = true, nil
 	if t.timer != nil {
 		t.timer.Stop()
+		t.of.t.Store(nil)
 	}
 }
 

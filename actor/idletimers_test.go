@@ -1,9 +1,11 @@
 package actor
 
 import (
+	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
+	"weak"
 
 	"github.com/stretchr/testify/require"
 )
@@ -120,4 +122,49 @@ func ticketOf(m *Mailbox) *ticket {
 	tk := new(ticket)
 	tk.mb.Store(m)
 	return tk
+}
+
+// Regression: the runtime keeps a stopped timer, and its func, in its heap
+// until the time it was due (or until it sweeps its heap, which it does
+// when a quarter of it is stopped timers), and the timer's func held the
+// IdleTimers, and so the registry's Shared they are part of, for as long
+// as an IdleTimeout or a CallTimeout after Shutdown.
+func TestStoppedIdleTimersHoldNothingOfTheirOwner(t *testing.T) {
+	// Given timers enough that the runtime does not sweep its heap
+	var busy []*time.Timer
+	for range 4000 {
+		busy = append(busy, time.AfterFunc(2*time.Hour, func() {}))
+	}
+	defer func() {
+		for _, tm := range busy {
+			tm.Stop()
+		}
+	}()
+	// and owners whose timers each armed a check an hour ahead (the
+	// runtime keeps some stopped timers and not others: one is not
+	// enough to tell)
+	type owner struct {
+		Idle IdleTimers
+		_    [4096]byte
+	}
+	const owners = 20
+	gone := make([]weak.Pointer[owner], owners)
+	m := newTestMailbox(&recorder{})
+	for i := range owners {
+		o := new(owner)
+		o.Idle.arm(time.Hour, m, &idleCheck{seq: uint64(i)})
+		// When they are stopped
+		o.Idle.Stop()
+		gone[i] = weak.Make(o)
+	}
+	// Then nothing keeps any owner
+	runtime.GC()
+	runtime.GC()
+	kept := 0
+	for _, w := range gone {
+		if w.Value() != nil {
+			kept++
+		}
+	}
+	require.Zero(t, kept, "owners of stopped timers still held")
 }
