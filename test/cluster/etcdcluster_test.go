@@ -90,10 +90,14 @@ func (ec *etcdCluster) stop() (note string, err error) {
 func (ec *etcdCluster) members(t *testing.T, n int, within time.Duration) {
 	t.Helper()
 	want := fmt.Sprint(n)
-	eventually(t, within, fmt.Sprintf("r sees %d members", n), func() bool {
-		count, _, _ := strings.Cut(ec.r.do(t, "members"), " ")
+	var last string
+	if !poll(within, func() bool {
+		last = ec.r.do(t, "members")
+		count, _, _ := strings.Cut(last, " ")
 		return count == want
-	})
+	}) {
+		t.Fatalf("not within %v: r sees %d members (its last answer: %q)", within, n, last)
+	}
 }
 
 // identityOn is a fresh identity whose grain lives on the member at addr

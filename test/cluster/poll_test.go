@@ -9,13 +9,21 @@ import (
 // does not within the bound: real time, never a sleep that guesses.
 func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(within)
+	if !poll(within, cond) {
+		t.Fatalf("not within %v: %s", within, what)
+	}
+}
+
+// poll reports whether cond held, polled every 5 ms, within d.
+func poll(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", within, what)
+			return false
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	return true
 }
 
 // within waits for ch to close, or fails the test after d.
