@@ -1,13 +1,14 @@
 package actor
 
 import (
-	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
 	"weak"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tripwire-go/tripwire/internal/retain"
 )
 
 func TestIdleTimersPostEachCheckWhenDueInOrder(t *testing.T) {
@@ -131,15 +132,7 @@ func ticketOf(m *Mailbox) *ticket {
 // as an IdleTimeout or a CallTimeout after Shutdown.
 func TestStoppedIdleTimersHoldNothingOfTheirOwner(t *testing.T) {
 	// Given timers enough that the runtime does not sweep its heap
-	var busy []*time.Timer
-	for range 4000 {
-		busy = append(busy, time.AfterFunc(2*time.Hour, func() {}))
-	}
-	defer func() {
-		for _, tm := range busy {
-			tm.Stop()
-		}
-	}()
+	retain.HoldTimers(t, 4000)
 	// and owners whose timers each armed a check an hour ahead (the
 	// runtime keeps some stopped timers and not others: one is not
 	// enough to tell)
@@ -158,13 +151,5 @@ func TestStoppedIdleTimersHoldNothingOfTheirOwner(t *testing.T) {
 		gone[i] = weak.Make(o)
 	}
 	// Then nothing keeps any owner
-	runtime.GC()
-	runtime.GC()
-	kept := 0
-	for _, w := range gone {
-		if w.Value() != nil {
-			kept++
-		}
-	}
-	require.Zero(t, kept, "owners of stopped timers still held")
+	require.Zero(t, retain.Kept(gone), "owners of stopped timers still held")
 }

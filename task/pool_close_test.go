@@ -2,7 +2,6 @@ package task_test
 
 import (
 	"context"
-	"runtime"
 	"runtime/metrics"
 	"testing"
 	"testing/synctest"
@@ -12,6 +11,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tripwire-go/tripwire/internal/retain"
 	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/task"
 )
@@ -55,15 +55,7 @@ func goroutinesCreated() uint64 {
 func TestAClosedPoolIsNotHeldByItsTimer(t *testing.T) {
 	sys := testkit.NewSystem(t)
 	// Given timers enough that the runtime does not sweep its heap
-	var busy []*time.Timer
-	for range 4000 {
-		busy = append(busy, time.AfterFunc(2*time.Hour, func() {}))
-	}
-	defer func() {
-		for _, tm := range busy {
-			tm.Stop()
-		}
-	}()
+	retain.HoldTimers(t, 4000)
 	// and pools that ran a job (the runtime keeps some stopped timers and
 	// not others: one pool is not enough to tell)
 	const pools = 20
@@ -77,15 +69,7 @@ func TestAClosedPoolIsNotHeldByItsTimer(t *testing.T) {
 		gone[i] = weak.Make(p)
 	}
 	// Then nothing keeps any
-	runtime.GC()
-	runtime.GC()
-	kept := 0
-	for _, w := range gone {
-		if w.Value() != nil {
-			kept++
-		}
-	}
-	if kept > 0 {
+	if kept := retain.Kept(gone); kept > 0 {
 		t.Fatalf("%d of %d closed pools still held", kept, pools)
 	}
 }
