@@ -40,7 +40,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	h.heapBase = base
 	rep := h.run(ctx)
 	rep.GoroutinesBefore = before
-	rep.GoroutinesAfter = settle(before)
+	rep.GoroutinesAfter = settle(before, runtime.NumGoroutine)
 	return rep, nil
 }
 
@@ -113,12 +113,12 @@ func hold(ctx context.Context, d time.Duration) (interrupted bool) {
 	}
 }
 
-// settle waits, at most exitWait, for the goroutine count to come down to
-// before, and returns the count.
-func settle(before int) int {
+// settle waits, at most exitWait, for count (the process's goroutines) to
+// come down to before, and returns it.
+func settle(before int, count func() int) int {
 	deadline := time.Now().Add(exitWait)
 	for {
-		n := runtime.NumGoroutine()
+		n := count()
 		if n <= before || time.Now().After(deadline) {
 			return n
 		}
