@@ -5,11 +5,15 @@ GO ?= go
 # The test command CI runs (.ci/run). The dashboard's browser test needs
 # chromium, the silent-partition test network namespaces and nftables
 # (and root), the cluster tests against a real provider etcd; each fails
-# without them here (they skip in a plain go test).
+# without them here (they skip in a plain go test). The page's speed at
+# 1,000 keys and the scale tests measure in wall time, so they run after
+# the rest, alone and without -race.
 test: chromium netns etcd
 	$(GO) vet ./...
 	TRIPWIRE_REQUIRE_BROWSER=1 TRIPWIRE_REQUIRE_NETNS=1 TRIPWIRE_REQUIRE_ETCD=1 \
 		$(GO) test -race -count=1 -timeout 9m ./...
+	TRIPWIRE_REQUIRE_BROWSER=1 TRIPWIRE_MEASURE_PAGE=1 \
+		$(GO) test -count=1 -timeout 2m -run '^TestBrowserUpdatesAThousandKeysFast$$' ./dashboard/
 	$(GO) test -count=1 -timeout 5m ./test/scale/
 
 # Debian's chromium, for the dashboard's browser test, unless it is there.

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -22,12 +23,24 @@ type perfFrame struct {
 
 // pageUpdate is the target of an update of 1,000 tiles: TestBrowserUpdatesAThousandKeysFast
 // requires it of the page's handler (median), and of the update on screen,
-// the next frame drawn, twice it (median: under -race, on 2 cores, the
-// server's load and the race detector take the CPU the browser draws with;
-// without them it is well under the target), and five times it at worst.
+// the next frame drawn, twice it (median: on 2 cores the server's load, in
+// the same process, takes CPU the browser draws with), and five times it at
+// worst.
 const pageUpdate = 50 * time.Millisecond
 
+// measurePage is the variable that runs TestBrowserUpdatesAThousandKeysFast.
+// It measures the page's speed in wall time, so it means something only
+// with nothing else on the machine: make test runs it in a step of its own,
+// without -race, after the packages' tests. Beside them (go test ./...
+// runs two packages at once here, under -race) it measured the CPU the
+// browser did not get: once 118 ms to the next frame (median), where alone
+// it takes about 50.
+const measurePage = "TRIPWIRE_MEASURE_PAGE"
+
 func TestBrowserUpdatesAThousandKeysFast(t *testing.T) {
+	if os.Getenv(measurePage) != "1" {
+		t.Skipf("measures the page in wall time, so only alone: %s=1 (make test runs it so)", measurePage)
+	}
 	// Given 1,000 busy keys, 40 of them failing (they open, half-open and
 	// close again, every 2 s), and a page showing all 1,000
 	names := keys("k", 1000)
