@@ -274,6 +274,10 @@ func (p *Pool) retire() {
 	for i := len(keep) - 1; i >= 0; i-- {
 		p.idle.push(keep[i])
 	}
+	if p.closed.Load() {
+		p.retireAll() // Close took the stacks while this tick held the workers
+		return
+	}
 	if len(keep) > 0 {
 		p.arm()
 		return
@@ -283,9 +287,6 @@ func (p *Pool) retire() {
 	p.armed.Store(false)
 	if !p.idle.empty() && p.armed.CompareAndSwap(false, true) {
 		p.arm()
-	}
-	if p.closed.Load() {
-		p.retireAll()
 	}
 }
 
