@@ -1,6 +1,7 @@
 package soak
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -38,5 +39,29 @@ func TestSpansAddUp(t *testing.T) {
 	// Then the longest is 5 ms and they total 8 ms
 	if Longest(spans) != 5*time.Millisecond || Total(spans) != 8*time.Millisecond {
 		t.Fatalf("longest %v, total %v", Longest(spans), Total(spans))
+	}
+}
+
+func TestTheProbesStallsAreTheirUnion(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	// Given what two probes saw, in the order they added it: one stall
+	// each that overlap, one of one probe inside the other's, one touching
+	// another, and one apart
+	var s stalls
+	for _, sp := range []Span{{at(0), at(30)}, {at(20), at(50)}, {at(100), at(200)}, {at(120), at(130)}, {at(200), at(210)}, {at(300), at(301)}} {
+		s.add(sp)
+	}
+	// When the report takes them
+	got := s.spans()
+	// Then they are the union, in time order and disjoint
+	want := []Span{{at(0), at(50)}, {at(100), at(210)}, {at(300), at(301)}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("spans %v, want %v", got, want)
+	}
+	// and a late answer is weighed against the union, not their sum
+	late := LateAnswer{Kind: Timeout, Deadline: at(100), End: at(265)}
+	if late.excused(got) {
+		t.Fatalf("%v excused by %v of stalls", late, Total(got))
 	}
 }

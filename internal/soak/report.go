@@ -24,7 +24,7 @@ type Report struct {
 	LateLost   int64        // late answers not kept in Late
 	Unexcused  []LateAnswer // the answers of Late that no stall of the process explains
 	MaxOver    time.Duration
-	Stalls     []Span // when the process was not run (late wake-ups over StallMin)
+	Stalls     []Span // when some processor was not run (the probes' late wake-ups over StallMin, their union)
 
 	Crash    chaos.CrashReport // what CrashEvery did, and Live.Crash
 	Restarts int64             // crash-restarts the breakers counted (Snapshot.Restarts over all keys)

@@ -1,6 +1,8 @@
 package soak
 
 import (
+	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
@@ -11,15 +13,25 @@ type Span struct{ From, To time.Time }
 // Len is how long the span lasts.
 func (s Span) Len() time.Duration { return s.To.Sub(s.From) }
 
-// stalls records when the process was not run: a probe goroutine sleeps 1 ms
-// at a time, and every wake-up later than stallMin is an interval in which
-// the probe, and so possibly every goroutine, was not run (the OS ran other
+// stalls records when the process was not run: probe goroutines sleep 1 ms
+// at a time, and every wake-up later than StallMin is an interval in which
+// that probe, and so possibly every goroutine, was not run (the OS ran other
 // processes, or the runtime stopped the world). On a shared 2-CPU machine
 // such gaps of 100 ms and more happen; a caller waiting through one is late
 // whatever Tripwire does.
+//
+// There are two probes a processor (GOMAXPROCS): a sleeping goroutine's
+// timer is in the heap of the processor it slept on, and it wakes there, so
+// one probe sees only the stalls of the processor it keeps to. When the OS
+// thread of the other one is not run, that processor's timers (the
+// callers' backstops among them) and its run queue wait with it, unless the
+// processor still running goes idle and steals them, which a loaded one
+// does not; the one probe saw nothing (the soak's run 14: timeouts 108 ms
+// late together while the probe's longest gap was 31 ms). The spans are the
+// union of what the probes saw: a time in which some processor was not run.
 type stalls struct {
 	mu   sync.Mutex
-	list []Span
+	list []Span // as the probes add them: each probe's in order, not the union
 }
 
 const (
@@ -29,25 +41,27 @@ const (
 	maxStalls = 1 << 20
 )
 
-// probe starts the probe goroutine; stop ends it.
+// probe starts the probe goroutines, two a processor; stop ends them.
 func (s *stalls) probe() (stop func()) {
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-quit:
-				return
-			default:
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 * runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				select {
+				case <-quit:
+					return
+				default:
+				}
+				t0 := time.Now()
+				time.Sleep(time.Millisecond)
+				if now := time.Now(); now.Sub(t0) > time.Millisecond+StallMin {
+					s.add(Span{From: t0.Add(time.Millisecond), To: now})
+				}
 			}
-			t0 := time.Now()
-			time.Sleep(time.Millisecond)
-			if now := time.Now(); now.Sub(t0) > time.Millisecond+StallMin {
-				s.add(Span{From: t0.Add(time.Millisecond), To: now})
-			}
-		}
-	}()
-	return func() { close(quit); <-done }
+		})
+	}
+	return func() { close(quit); wg.Wait() }
 }
 
 func (s *stalls) add(sp Span) {
@@ -58,10 +72,27 @@ func (s *stalls) add(sp Span) {
 	}
 }
 
+// spans is the union of the probes' spans, in time order and disjoint.
 func (s *stalls) spans() []Span {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Span(nil), s.list...)
+	return union(s.list)
+}
+
+// union is the union of spans, in time order and disjoint: the spans that
+// overlap or touch made one.
+func union(spans []Span) []Span {
+	sorted := slices.Clone(spans)
+	slices.SortFunc(sorted, func(a, b Span) int { return a.From.Compare(b.From) })
+	var out []Span
+	for _, sp := range sorted {
+		if n := len(out); n > 0 && !sp.From.After(out[n-1].To) {
+			out[n-1].To = later(out[n-1].To, sp.To)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // Longest is the longest of spans.
