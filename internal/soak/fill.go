@@ -31,8 +31,11 @@ func (h *harness) fill(rep *Report, tallies []callerTally, running int) {
 	rep.PeakGoroutines, rep.Samples = h.maxGorout.load(), h.samples.Load()
 	rep.Stalls = h.stalls.spans()
 	for _, l := range rep.Late {
-		if !l.excused(rep.Stalls) {
+		switch {
+		case !l.excused(rep.Stalls):
 			rep.Unexcused = append(rep.Unexcused, l)
+		case !h.stalls.alone(l):
+			rep.ExcusedAcross++
 		}
 	}
 	h.mu.Lock()

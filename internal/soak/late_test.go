@@ -49,8 +49,11 @@ func TestTheProbesStallsAreTheirUnion(t *testing.T) {
 	// each that overlap, one of one probe inside the other's, one touching
 	// another, and one apart
 	var s stalls
-	for _, sp := range []Span{{at(0), at(30)}, {at(20), at(50)}, {at(100), at(200)}, {at(120), at(130)}, {at(200), at(210)}, {at(300), at(301)}} {
-		s.add(sp)
+	for _, p := range []struct {
+		probe int
+		sp    Span
+	}{{0, Span{at(0), at(30)}}, {1, Span{at(20), at(50)}}, {0, Span{at(100), at(200)}}, {1, Span{at(120), at(130)}}, {1, Span{at(200), at(210)}}, {0, Span{at(300), at(301)}}} {
+		s.add(p.probe, p.sp)
 	}
 	// When the report takes them
 	got := s.spans()
@@ -63,5 +66,24 @@ func TestTheProbesStallsAreTheirUnion(t *testing.T) {
 	late := LateAnswer{Kind: Timeout, Deadline: at(100), End: at(265)}
 	if late.excused(got) {
 		t.Fatalf("%v excused by %v of stalls", late, Total(got))
+	}
+}
+
+func TestALateAnswerOnlyTheProbesTogetherExplainIsTold(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	// Given an answer 100 ms late, and two probes that each saw 60 ms of it
+	late := LateAnswer{Kind: Timeout, Deadline: at(0), End: at(100)}
+	var s stalls
+	s.add(0, Span{at(0), at(60)})
+	s.add(1, Span{at(40), at(100)})
+	// Then their union explains it, and neither alone does
+	if !late.excused(s.spans()) || s.alone(late) {
+		t.Fatalf("union %v explains %v: %v; one probe alone: %v", s.spans(), late, late.excused(s.spans()), s.alone(late))
+	}
+	// and one probe that saw 50 ms explains it alone
+	s.add(2, Span{at(10), at(60)})
+	if !s.alone(late) {
+		t.Fatalf("probe 2's 50 ms does not explain %v", late)
 	}
 }

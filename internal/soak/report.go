@@ -23,8 +23,11 @@ type Report struct {
 	Late       []LateAnswer // answers more than LateSlack past their deadline (the first 1000 of each caller)
 	LateLost   int64        // late answers not kept in Late
 	Unexcused  []LateAnswer // the answers of Late that no stall of the process explains
-	MaxOver    time.Duration
-	Stalls     []Span // when some processor was not run (the probes' late wake-ups over StallMin, their union)
+	// ExcusedAcross counts the answers of Late that the probes' stalls
+	// explain together and no one probe's alone (see stalls).
+	ExcusedAcross int
+	MaxOver       time.Duration
+	Stalls        []Span // when some processor was not run (the probes' late wake-ups over StallMin, their union)
 
 	Crash    chaos.CrashReport // what CrashEvery did, and Live.Crash
 	Restarts int64             // crash-restarts the breakers counted (Snapshot.Restarts over all keys)

@@ -30,8 +30,9 @@ func (s Span) Len() time.Duration { return s.To.Sub(s.From) }
 // late together while the probe's longest gap was 31 ms). The spans are the
 // union of what the probes saw: a time in which some processor was not run.
 type stalls struct {
-	mu   sync.Mutex
-	list []Span // as the probes add them: each probe's in order, not the union
+	mu      sync.Mutex
+	byProbe map[int][]Span // each probe's, in time order and disjoint
+	n       int            // spans kept, at most maxStalls
 }
 
 const (
@@ -45,7 +46,7 @@ const (
 func (s *stalls) probe() (stop func()) {
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
-	for range 2 * runtime.GOMAXPROCS(0) {
+	for i := range 2 * runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for {
 				select {
@@ -56,7 +57,7 @@ func (s *stalls) probe() (stop func()) {
 				t0 := time.Now()
 				time.Sleep(time.Millisecond)
 				if now := time.Now(); now.Sub(t0) > time.Millisecond+StallMin {
-					s.add(Span{From: t0.Add(time.Millisecond), To: now})
+					s.add(i, Span{From: t0.Add(time.Millisecond), To: now})
 				}
 			}
 		})
@@ -64,19 +65,41 @@ func (s *stalls) probe() (stop func()) {
 	return func() { close(quit); wg.Wait() }
 }
 
-func (s *stalls) add(sp Span) {
+func (s *stalls) add(probe int, sp Span) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.list) < maxStalls {
-		s.list = append(s.list, sp)
+	if s.n == maxStalls {
+		return
 	}
+	if s.byProbe == nil {
+		s.byProbe = map[int][]Span{}
+	}
+	s.byProbe[probe] = append(s.byProbe[probe], sp)
+	s.n++
 }
 
 // spans is the union of the probes' spans, in time order and disjoint.
 func (s *stalls) spans() []Span {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return union(s.list)
+	var all []Span
+	for _, sp := range s.byProbe {
+		all = append(all, sp...)
+	}
+	return union(all)
+}
+
+// alone reports whether the spans of some one probe explain l by
+// themselves, as the one probe the soak had before would have.
+func (s *stalls) alone(l LateAnswer) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sp := range s.byProbe {
+		if l.excused(sp) {
+			return true
+		}
+	}
+	return false
 }
 
 // union is the union of spans, in time order and disjoint: the spans that

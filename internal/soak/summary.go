@@ -20,8 +20,8 @@ func (r Report) Summary(cfg Config) []string {
 	line("replies", "%d: %v", r.Replies(), r.Answers)
 	line("missing", "%d", r.Missing)
 	line("duplicated", "%d (answers to another call %d, refused requests %d)", r.Duplicated, r.Crossed, r.Refused)
-	line("late", "%d over %v past their deadline, %d of them not explained by stalls of the process",
-		r.LateCount(), LateSlack, len(r.Unexcused)+int(r.LateLost))
+	line("late", "%d over %v past their deadline, %d of them not explained by stalls of the process (%d explained by no one probe alone)",
+		r.LateCount(), LateSlack, len(r.Unexcused)+int(r.LateLost), r.ExcusedAcross)
 	line("max over deadline", "%v", r.MaxOver.Round(time.Microsecond))
 	line("restarts", "%d (crashes injected %d, crash errors %d)", r.Restarts, r.Crash.Crashes, r.Crash.Errors)
 	line("heap per key", "%d B registered, %d B after the run (with each key's chaos script and target)", r.HeapPerKey, r.HeapPerKeyAfter)
