@@ -72,11 +72,12 @@ func TestTheProbesStallsAreTheirUnion(t *testing.T) {
 func TestALateAnswerOnlyTheProbesTogetherExplainIsTold(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	// Given an answer 100 ms late, and two probes that each saw 60 ms of it
+	// Given an answer 100 ms late (50 beyond LateSlack), and two probes
+	// that each saw 40 ms of it
 	late := LateAnswer{Kind: Timeout, Deadline: at(0), End: at(100)}
 	var s stalls
-	s.add(0, Span{at(0), at(60)})
-	s.add(1, Span{at(40), at(100)})
+	s.add(0, Span{at(0), at(40)})
+	s.add(1, Span{at(50), at(90)})
 	// Then their union explains it, and neither alone does
 	if !late.excused(s.spans()) || s.alone(late) {
 		t.Fatalf("union %v explains %v: %v; one probe alone: %v", s.spans(), late, late.excused(s.spans()), s.alone(late))
