@@ -15,12 +15,15 @@ import (
 // now, so calls follow the grain when it moves to another member. The call
 // watches the grain while it waits: if the grain or its member dies, the
 // call fails at once with ErrTargetDown and the cached address is dropped,
-// so the next call looks the grain up again.
+// so the next call looks the grain up again. A member has died when the
+// cluster's topology drops it (departures), whatever protoactor's endpoint
+// to it says.
 type caller struct {
 	cluster  *cluster.Cluster
 	kind     string
 	identity string
-	track    *entry // what a Failover knows of the key (nil: no failover)
+	track    *entry      // what a Failover knows of the key (nil: no failover)
+	gone     *departures // the cluster's members leaving; nil: protoactor's watch alone
 }
 
 // call is the target's function: it sends msg and waits for the reply, the
@@ -59,6 +62,13 @@ func (g *caller) ask(ctx context.Context, pid *actor.PID, msg any) result {
 	box := newReplyBox()
 	self, _ := sys.ProcessRegistry.Add(box, "tripwire$grain$"+sys.ProcessRegistry.NextId())
 	defer sys.ProcessRegistry.Remove(self)
+	if remote := pid.Address != sys.Address(); remote && g.gone != nil {
+		if !g.gone.watch(pid.Address, box) {
+			g.forget(pid)
+			return result{err: fmt.Errorf("%w: grain %s/%s at %s: its member left the cluster", tripwire.ErrTargetDown, g.kind, g.identity, pid)}
+		}
+		defer g.gone.unwatch(pid.Address, box)
+	}
 	target, _ := sys.ProcessRegistry.Get(pid)
 	target.SendSystemMessage(pid, &actor.Watch{Watcher: self})
 	watching := true
@@ -118,8 +128,6 @@ func (g *caller) answer(pid *actor.PID, reply any) result {
 
 // locate returns the grain's PID, and whether it came from protoactor's
 // cache: cached (if useCache), or looked up (and activated) by the cluster.
-// The lookup cannot be cancelled; the breaker answers the caller at its
-// deadline even if the lookup takes longer.
 func (g *caller) locate(ctx context.Context, useCache bool) (*actor.PID, bool, error) {
 	if useCache {
 		if pid, ok := g.cluster.PidCache.Get(g.identity, g.kind); ok && pid != nil {
@@ -127,8 +135,8 @@ func (g *caller) locate(ctx context.Context, useCache bool) (*actor.PID, bool, e
 			return pid, true, nil
 		}
 	}
-	pid := g.cluster.Get(g.identity, g.kind)
-	if err := ctx.Err(); err != nil {
+	pid, err := g.lookup(ctx)
+	if err != nil {
 		return nil, false, err
 	}
 	if pid == nil {
@@ -138,6 +146,33 @@ func (g *caller) locate(ctx context.Context, useCache bool) (*actor.PID, bool, e
 	g.cluster.PidCache.Set(g.identity, g.kind, pid)
 	g.track.placed(pid.Address)
 	return pid, false, nil
+}
+
+// lookup asks the cluster where the grain lives, activating it, until ctx
+// ends. protoactor's lookup cannot be cancelled, and it may be waiting on a
+// member that has died (disthash asks the grain's owner, for up to 5 s): if
+// the topology drops a member meanwhile, lookup asks again under the new
+// topology and leaves the first lookup to end on its own. Without
+// departures, it waits for the lookup, and returns ctx's error if ctx
+// ended meanwhile.
+func (g *caller) lookup(ctx context.Context) (*actor.PID, error) {
+	if g.gone == nil {
+		pid := g.cluster.Get(g.identity, g.kind)
+		return pid, ctx.Err()
+	}
+	for {
+		left := g.gone.nextLeave()
+		found := make(chan *actor.PID, 1)
+		go func() { found <- g.cluster.Get(g.identity, g.kind) }()
+		select {
+		case pid := <-found:
+			return pid, ctx.Err()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-left:
+			settled(g.cluster)
+		}
+	}
 }
 
 // forget drops pid from the cache, if it is still the grain's cached PID.

@@ -9,7 +9,9 @@
 // else the cluster's identity lookup, which activates it), so calls follow
 // the grain when it moves to another member; if the grain or its member
 // dies while a call waits, the call fails at once with
-// tripwire.ErrTargetDown. Messages must be protobuf messages; anything else
+// tripwire.ErrTargetDown. A member has died, at the latest, when the
+// cluster's topology drops it: calls waiting on it end then, and a lookup
+// under way starts again under the new topology. Messages must be protobuf messages; anything else
 // is tripwire.ErrNotSerializable at once, counting neither way. A call
 // carries its deadline in the tripwire.DeadlineHeader, as asks to actor
 // targets do.

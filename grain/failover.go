@@ -53,6 +53,7 @@ type Failover struct {
 	done    chan struct{}              // closed when run returns
 	sub     *eventstream.Subscription  // the topology events
 	unsub   func()                     // the registry's transitions
+	gone    *departures                // the cluster's, for the targets
 }
 
 // NewFailover follows c's topology for breakers of reg, the registry on
@@ -66,6 +67,7 @@ func NewFailover(reg *tripwire.Registry, c *cluster.Cluster) (*Failover, error) 
 		reg: reg, cluster: c,
 		entries: map[string]*entry{}, byAddr: map[string]map[*entry]bool{},
 		wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
+		gone: departuresOf(c),
 	}
 	// Handlers run on the publisher's goroutine, protoactor's member list,
 	// which holds its lock meanwhile (cluster/member_list.go:128-160): hand
@@ -103,7 +105,7 @@ func (f *Failover) Target(key, kind, identity string) (tripwire.Target, error) {
 		e = &entry{f: f, key: key}
 		f.entries[key] = e
 	}
-	return newTarget(&caller{cluster: f.cluster, kind: kind, identity: identity, track: e}), nil
+	return newTarget(&caller{cluster: f.cluster, kind: kind, identity: identity, track: e, gone: f.gone}), nil
 }
 
 // Stop ends the failover: it no longer follows the topology or the

@@ -16,7 +16,7 @@ func (f *Failover) topologyChanged(t *cluster.ClusterTopology) {
 	if len(t.Left) == 0 && len(t.Joined) == 0 {
 		return
 	}
-	f.settled()
+	settled(f.cluster)
 	now := time.Now()
 	var moved []*entry
 	f.mu.Lock()
@@ -47,16 +47,6 @@ func (f *Failover) topologyChanged(t *cluster.ClusterTopology) {
 		}
 		f.probeIfOpen(e)
 	}
-}
-
-// settled returns once protoactor has finished publishing the topology:
-// the member list publishes it holding its lock, and the subscribers after
-// this one — the identity lookup's placement (disthash's rendezvous), the
-// PID cache's cleanup of the members that left (cluster/cluster.go:58-66)
-// — run before it lets go (cluster/member_list.go:128-160). A probe sent
-// sooner could be placed by the old topology.
-func (f *Failover) settled() {
-	f.cluster.MemberList.GetActivatorMember("", "") // takes the lock's read side
 }
 
 // probeIfOpen half-opens e's circuit if it is open. One that is open now

@@ -22,8 +22,10 @@ func Target(c *cluster.Cluster, kind, identity string) (tripwire.Target, error) 
 		return nil, fmt.Errorf("%w: grain target %s/%s on a nil cluster", tripwire.ErrInvalidTarget, kind, identity)
 	case kind == "" || identity == "":
 		return nil, fmt.Errorf("%w: a grain target needs a kind and an identity", tripwire.ErrInvalidTarget)
+	case c.ActorSystem == nil:
+		return nil, fmt.Errorf("%w: grain target %s/%s on a cluster with no actor system", tripwire.ErrInvalidTarget, kind, identity)
 	}
-	return newTarget(&caller{cluster: c, kind: kind, identity: identity}), nil
+	return newTarget(&caller{cluster: c, kind: kind, identity: identity, gone: departuresOf(c)}), nil
 }
 
 // newTarget is the breaker target that calls g.

@@ -65,6 +65,13 @@ func (d *driver) do(cmd []string) string {
 		}
 		fault, _ := strconv.ParseInt(arg(2), 10, 64)
 		return "ok " + l.stats(time.Unix(0, fault), arg(3))
+	case "history": // history KEY FAULT-UNIX-NS: the breaker's transitions and the calls' ends since the fault
+		l, ok := d.loads[arg(1)]
+		if !ok {
+			return "err no load"
+		}
+		fault, _ := strconv.ParseInt(arg(2), 10, 64)
+		return "ok " + l.history(time.Unix(0, fault))
 	case "unload": // unload KEY: stop the load
 		if l, ok := d.loads[arg(1)]; ok {
 			l.stop()

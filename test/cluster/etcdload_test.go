@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -111,6 +112,49 @@ func (l *load) stats(fault time.Time, oldHost string) string {
 	}
 	return fmt.Sprintf("open=%s reason=%s elsewhere=%s host=%s slow=%d down=%d rejected=%d other=%d",
 		open, reason, elsewhere, host, counts["slow"], counts["down"], counts["rejected"], counts["other"])
+}
+
+// history says, for a failure's message, what the breaker and the calls
+// did since fault, in order: each transition ("+<after> Open (reason)")
+// and each run of calls that ended alike ("+<after> 12×rejected@host").
+func (l *load) history(fault time.Time) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	type event struct {
+		at   time.Time
+		text string
+	}
+	var evs []event
+	for _, t := range l.trans {
+		if !t.At.Before(fault) {
+			evs = append(evs, event{t.At, fmt.Sprintf("%v (%s)", t.To, t.Reason)})
+		}
+	}
+	run, n := "", 0
+	var start time.Time
+	flush := func() {
+		if n > 0 {
+			evs = append(evs, event{start, fmt.Sprintf("%d×%s", n, run)})
+		}
+	}
+	for _, c := range l.calls {
+		if c.at.Before(fault) {
+			continue
+		}
+		what := c.kind + "@" + c.host
+		if what != run {
+			flush()
+			run, n, start = what, 0, c.at
+		}
+		n++
+	}
+	flush()
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].at.Before(evs[j].at) })
+	parts := make([]string, len(evs))
+	for i, e := range evs {
+		parts[i] = fmt.Sprintf("+%v %s", e.at.Sub(fault).Round(time.Millisecond), e.text)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (l *load) stop() {
