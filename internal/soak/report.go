@@ -28,6 +28,10 @@ type Report struct {
 	ExcusedAcross int
 	MaxOver       time.Duration
 	Stalls        []Span // when some processor was not run (the probes' late wake-ups over StallMin, their union)
+	// Sched is how long runnable goroutines waited to run, as the runtime
+	// sampled it over the run: a late answer's caller may have waited so,
+	// which the stall probes do not see (see schedLatencies). Reported only.
+	Sched SchedWaits
 
 	Crash    chaos.CrashReport // what CrashEvery did, and Live.Crash
 	Restarts int64             // crash-restarts the breakers counted (Snapshot.Restarts over all keys)

@@ -52,6 +52,7 @@ func (h *harness) run(ctx context.Context) Report {
 	start := time.Now()
 	stopSampler := every(sampleEvery, h.sample)
 	stopProbe := h.stalls.probe()
+	waits := schedWaits()
 	stopCrash := h.crashes()
 	stopChaos := h.chaosDrivers()
 	askers := h.startAskers(cfg.Askers)
@@ -78,6 +79,7 @@ func (h *harness) run(ctx context.Context) Report {
 	}
 	stopSampler()
 	stopProbe()
+	rep.Sched = schedWaitsBetween(waits, schedWaits(), LateSlack)
 	rep.Restarts = h.restarts()
 	stopWatch()
 	rep.HeapPerKey, rep.HeapPerKeyAfter = h.heapPerKey, (liveHeap()-h.heapBase)/int64(cfg.Keys)

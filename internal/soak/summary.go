@@ -32,5 +32,7 @@ func (r Report) Summary(cfg Config) []string {
 		r.PeakWorkers, r.PeakInvocations, r.PeakWorkers-r.PeakInvocations, WorkerSlack(cfg), r.Samples, r.PeakGoroutines)
 	line("stalls", "%d wake-ups over %v late, longest %v, total %v",
 		len(r.Stalls), StallMin, Longest(r.Stalls).Round(time.Microsecond), Total(r.Stalls).Round(time.Microsecond))
+	line("runnable waits", "%d sampled over %v, the longest at least %v (%s)",
+		r.Sched.Over, LateSlack, r.Sched.Longest.Round(time.Microsecond), schedLatencies)
 	return lines
 }
