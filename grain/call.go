@@ -62,7 +62,7 @@ func (g *caller) ask(ctx context.Context, pid *actor.PID, msg any) result {
 	box := newReplyBox()
 	self, _ := sys.ProcessRegistry.Add(box, "tripwire$grain$"+sys.ProcessRegistry.NextId())
 	defer sys.ProcessRegistry.Remove(self)
-	if remote := pid.Address != sys.Address(); remote && g.gone != nil {
+	if g.gone != nil && pid.Address != sys.Address() { // a local grain's watch is the registry's own
 		if !g.gone.watch(pid.Address, box) {
 			g.forget(pid)
 			return result{err: fmt.Errorf("%w: grain %s/%s at %s: its member left the cluster", tripwire.ErrTargetDown, g.kind, g.identity, pid)}

@@ -94,9 +94,7 @@ func TestACallOutToAMemberEndsWhenTheTopologyDropsIt(t *testing.T) {
 		if r := <-onA; !errors.Is(r.err, tripwire.ErrTargetDown) {
 			t.Fatalf("call to a: %+v, want ErrTargetDown", r)
 		}
-		if n := watching(g.gone); n != 0 {
-			t.Fatalf("%d addresses still watched", n)
-		}
+		wantNoneWatched(t, g.gone)
 	})
 }
 
@@ -116,9 +114,7 @@ func TestACallToAMemberTheTopologyDroppedEndsAtOnce(t *testing.T) {
 		if n := hole.got.Load(); n != 0 {
 			t.Fatalf("%d messages sent to b", n)
 		}
-		if n := watching(g.gone); n != 0 {
-			t.Fatalf("%d addresses still watched", n)
-		}
+		wantNoneWatched(t, g.gone)
 	})
 }
 
@@ -132,9 +128,7 @@ func TestACallWaitsOnWhileNoTopologyIsKnown(t *testing.T) {
 		if !errors.Is(r.err, context.DeadlineExceeded) || time.Since(start) != time.Minute {
 			t.Fatalf("call to b: %+v after %v, want its deadline after a minute", r, time.Since(start))
 		}
-		if n := watching(g.gone); n != 0 {
-			t.Fatalf("%d addresses still watched", n)
-		}
+		wantNoneWatched(t, g.gone)
 	})
 }
 
@@ -151,11 +145,14 @@ func TestOneClusterHasOneDepartures(t *testing.T) {
 	})
 }
 
-// watching is how many addresses d has calls waiting on.
-func watching(d *departures) int {
+// wantNoneWatched fails the test if d has calls waiting on any address.
+func wantNoneWatched(t *testing.T, d *departures) {
+	t.Helper()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return len(d.waiting)
+	if n := len(d.waiting); n != 0 {
+		t.Fatalf("%d addresses still watched", n)
+	}
 }
 
 // stuckLookup is an identity lookup whose first Get waits until release
