@@ -174,13 +174,21 @@ func (l *stuckLookup) RemovePid(*cluster.ClusterIdentity, *actor.PID) {}
 func (l *stuckLookup) Setup(*cluster.Cluster, []string, bool)         {}
 func (l *stuckLookup) Shutdown()                                      {}
 
+// stuckFixture is departuresFixture with a stuckLookup, released when the
+// test ends.
+func stuckFixture(t *testing.T, sys *actor.ActorSystem) (*caller, *stuckLookup) {
+	t.Helper()
+	g, _ := departuresFixture(t, sys)
+	lookup := &stuckLookup{release: make(chan struct{})}
+	t.Cleanup(func() { close(lookup.release) })
+	g.cluster.IdentityLookup = lookup
+	return g, lookup
+}
+
 func TestALookupStartsAgainWhenTheTopologyDropsAMember(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a lookup that waits on b
-		g, _ := departuresFixture(t, sys)
-		lookup := &stuckLookup{release: make(chan struct{})}
-		defer close(lookup.release)
-		g.cluster.IdentityLookup = lookup
+		g, lookup := stuckFixture(t, sys)
 		sys.EventStream.Publish(topology([]*cluster.Member{memberA, memberB}))
 		type located struct {
 			pid *actor.PID
@@ -224,10 +232,7 @@ func TestALookupEndsWithItsCall(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a lookup that waits, When the call's deadline passes, Then
 		// locate returns with the deadline's error, not with the lookup
-		g, _ := departuresFixture(t, sys)
-		lookup := &stuckLookup{release: make(chan struct{})}
-		defer close(lookup.release)
-		g.cluster.IdentityLookup = lookup
+		g, _ := stuckFixture(t, sys)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		start := time.Now()
