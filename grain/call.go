@@ -23,7 +23,7 @@ type caller struct {
 	kind     string
 	identity string
 	track    *entry      // what a Failover knows of the key (nil: no failover)
-	gone     *departures // the cluster's members leaving; nil: protoactor's watch alone
+	gone     *departures // the cluster's members leaving (departuresOf)
 }
 
 // call is the target's function: it sends msg and waits for the reply, the
@@ -62,7 +62,7 @@ func (g *caller) ask(ctx context.Context, pid *actor.PID, msg any) result {
 	box := newReplyBox()
 	self, _ := sys.ProcessRegistry.Add(box, "tripwire$grain$"+sys.ProcessRegistry.NextId())
 	defer sys.ProcessRegistry.Remove(self)
-	if g.gone != nil && pid.Address != sys.Address() { // a local grain's watch is the registry's own
+	if pid.Address != sys.Address() { // a local grain's watch is the registry's own
 		if !g.gone.watch(pid.Address, box) {
 			g.forget(pid)
 			return result{err: fmt.Errorf("%w: grain %s/%s at %s: its member left the cluster", tripwire.ErrTargetDown, g.kind, g.identity, pid)}
@@ -152,14 +152,8 @@ func (g *caller) locate(ctx context.Context, useCache bool) (*actor.PID, bool, e
 // ends. protoactor's lookup cannot be cancelled, and it may be waiting on a
 // member that has died (disthash asks the grain's owner, for up to 5 s): if
 // the topology drops a member meanwhile, lookup asks again under the new
-// topology and leaves the first lookup to end on its own. Without
-// departures, it waits for the lookup, and returns ctx's error if ctx
-// ended meanwhile.
+// topology and leaves the first lookup to end on its own.
 func (g *caller) lookup(ctx context.Context) (*actor.PID, error) {
-	if g.gone == nil {
-		pid := g.cluster.Get(g.identity, g.kind)
-		return pid, ctx.Err()
-	}
 	for {
 		left := g.gone.nextLeave()
 		found := make(chan *actor.PID, 1)
