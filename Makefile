@@ -7,11 +7,15 @@ GO ?= go
 # (and root), the cluster tests against a real provider etcd; each fails
 # without them here (they skip in a plain go test). The page's speed at
 # 1,000 keys and the scale tests measure in wall time, so they run after
-# the rest, alone and without -race.
+# the rest, alone and without -race. The soak's packages and the answer
+# path's hook run again built with the hook (-tags tripwire_sendhook; see
+# internal/sendhook), as make soak builds them.
 test: chromium netns etcd
 	$(GO) vet ./...
 	TRIPWIRE_REQUIRE_BROWSER=1 TRIPWIRE_REQUIRE_NETNS=1 TRIPWIRE_REQUIRE_ETCD=1 \
 		$(GO) test -race -count=1 -timeout 9m ./...
+	$(GO) test -race -count=1 -timeout 2m -tags tripwire_sendhook ./internal/sendhook/ ./internal/soak/
+	$(GO) test -race -count=1 -timeout 1m -tags tripwire_sendhook -run 'TheHook' .
 	TRIPWIRE_REQUIRE_BROWSER=1 TRIPWIRE_MEASURE_PAGE=1 \
 		$(GO) test -count=1 -timeout 2m -run '^TestBrowserUpdatesAThousandKeysFast$$' ./dashboard/
 	$(GO) test -count=1 -timeout 5m ./test/scale/
@@ -82,10 +86,12 @@ fuzz:
 # chaos test at soak size (internal/soak's TestLoad and TestHotKey; `make test` runs both small).
 # Without -race, which costs 5-10x and on a small machine would make the
 # lateness check measure the scheduler; make test covers races. Callers think
-# 50 ms between calls so the process stays below saturation.
+# 50 ms between calls so the process stays below saturation. Built with the
+# answer path's hook (internal/sendhook), so the lateness check judges when
+# Tripwire sent each late answer, not how long its caller then waited to run.
 soak:
 	$(GO) test -count=1 -timeout 60m -run '^TestRegistryModel$$' ./test/model -rapid.checks=20000
-	$(GO) test -count=1 -timeout 60m -run '^(TestLoad|TestHotKey)$$' -v ./internal/soak/ -args \
+	$(GO) test -count=1 -timeout 60m -tags tripwire_sendhook -run '^(TestLoad|TestHotKey)$$' -v ./internal/soak/ -args \
 		-load.callers=512 -load.keys=1000 -load.duration=5m \
 		-load.hotcallers=1000 -load.hotduration=5m -load.think=50ms
 

@@ -9,6 +9,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/internal/sendhook"
 	"github.com/tripwire-go/tripwire/registry"
 )
 
@@ -72,6 +73,9 @@ func (r *Registry) request(self *actor.PID, key string, msg any, call func() (an
 	go func() {
 		defer r.requests.Done()
 		v, err := call()
+		if sendhook.On {
+			sendhook.Sent(msg)
+		}
 		r.sys.Root.Send(self, &Reply{Key: key, Request: msg, Value: v, Err: err})
 	}()
 	return nil
@@ -80,6 +84,9 @@ func (r *Registry) request(self *actor.PID, key string, msg any, call func() (an
 // reject answers a request at once, as the breaker would have.
 func (r *Registry) reject(e *registry.Entry, self *actor.PID, msg any, err error) {
 	r.observeRejection(e)
+	if sendhook.On {
+		sendhook.Sent(msg)
+	}
 	r.sys.Root.Send(self, &Reply{Key: e.Key, Request: msg, Err: err})
 }
 

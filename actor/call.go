@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tripwire-go/tripwire/internal/sendhook"
 	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/task"
 )
@@ -371,6 +372,9 @@ func (c *Call) claim() bool { return c.leave(settled, 0, true) }
 
 func (c *Call) deliver(r Result) {
 	c.result = r
+	if sendhook.On {
+		sendhook.Sent(c.Msg) // before the send, after which the caller may reuse c
+	}
 	c.signal <- struct{}{}
 }
 

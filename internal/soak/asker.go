@@ -84,7 +84,7 @@ func (a *asker) Receive(ctx actor.Context) {
 
 func (a *asker) ask(ctx actor.Context) {
 	k := a.rng.IntN(len(a.h.keys))
-	id := a.h.nextID.Add(1)
+	id := callIDs.Add(1)
 	start := time.Now()
 	if err := a.h.reg.Request(ctx, a.h.keys[k], id); err != nil {
 		a.tally.refused++ // no Reply will come
@@ -107,7 +107,7 @@ func (a *asker) reply(r *tripwire.Reply) {
 		a.tally.crossed++
 	}
 	got, _ := r.Value.(int64)
-	a.tally.answered(a.h.live, s.key, r.Err, s.start, time.Now(), settings.CallTimeout, got == id)
+	a.tally.answered(a.h.live, s.key, id, r.Err, s.start, time.Now(), settings.CallTimeout, got == id)
 }
 
 // awaitDrained waits until the asker has every answer to its requests.

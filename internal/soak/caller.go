@@ -20,7 +20,7 @@ type caller struct {
 func (c *caller) call() time.Duration {
 	h, rng := c.h, c.rng
 	k := rng.IntN(len(h.keys))
-	id := h.nextID.Add(1)
+	id := callIDs.Add(1)
 	ctx, budget, done := callContext(rng)
 	c.current.Store(id)
 	c.tally.start(h.live)
@@ -30,7 +30,7 @@ func (c *caller) call() time.Duration {
 	done()
 	c.current.Store(0)
 	got, _ := v.(int64)
-	c.tally.answered(h.live, k, err, begin, end, budget, got == id)
+	c.tally.answered(h.live, k, id, err, begin, end, budget, got == id)
 	return h.think().After(rng, err)
 }
 

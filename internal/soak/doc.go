@@ -5,6 +5,11 @@
 // answered exactly once and in time, tallies that add up, workers that follow
 // the load, every crash restarted, and no goroutine left after Shutdown.
 //
+// "In time" is judged by when Tripwire sent an answer where the build knows
+// it (the tag tripwire_sendhook, package internal/sendhook), else by when
+// its caller had it; either way less the time the process was not run at
+// all (the stall probes).
+//
 // Its own TestLoad and TestHotKey run it inside `go test` (small in `make test`, big in
 // `make soak`); `tripwire soak` runs it from the command line, and
 // `tripwire serve -soak` shows it on the dashboard (Config.Watch, Live).

@@ -14,6 +14,8 @@ func (h *harness) fill(rep *Report, tallies []callerTally, running int) {
 	rep.Duplicated, rep.Crossed, rep.Refused = all.dups, all.crossed, all.refused
 	rep.Unexpected = all.unexpects
 	rep.Late, rep.LateLost, rep.MaxOver = all.lates, all.lateLost, all.maxOver
+	rep.SendsKnown, rep.MaxSentOver = h.live.sends != nil, all.maxSent
+	rep.PastDue, rep.SentKnown = all.pastDue, all.sentKnown
 
 	rep.PerKey = make([]Counts, len(h.live.perKey))
 	for k := range h.live.perKey {
@@ -31,6 +33,10 @@ func (h *harness) fill(rep *Report, tallies []callerTally, running int) {
 	rep.PeakGoroutines, rep.Samples = h.maxGorout.load(), h.samples.Load()
 	rep.Stalls = h.stalls.spans()
 	for _, l := range rep.Late {
+		if l.SentOnTime() {
+			rep.SentOnTime++
+			rep.LongestWait = max(rep.LongestWait, l.Waited())
+		}
 		switch {
 		case !l.excused(rep.Stalls):
 			rep.Unexcused = append(rep.Unexcused, l)

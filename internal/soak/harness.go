@@ -25,7 +25,6 @@ type harness struct {
 	scripts    []*chaos.Script
 	isActor    []bool
 	live       *live
-	nextID     atomic.Int64
 
 	inTarget   atomic.Int64 // function-target invocations running now
 	peakTarget maxGauge     // their peak

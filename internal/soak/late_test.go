@@ -32,6 +32,38 @@ func TestLateAnswerIsExcusedOnlyByOverlappingStalls(t *testing.T) {
 	}
 }
 
+func TestALateAnswerWithASendTimeIsJudgedBySend(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	cases := []struct {
+		name   string
+		late   LateAnswer
+		stalls []Span
+		want   bool
+	}{
+		// Given an answer that reached its caller 150 ms after its deadline
+		{"sent at the deadline", LateAnswer{Deadline: at(0), End: at(150), Sent: at(0)}, nil, true},
+		{"sent within LateSlack", LateAnswer{Deadline: at(0), End: at(150), Sent: at(50)}, nil, true},
+		{"sent 1 ms over LateSlack", LateAnswer{Deadline: at(0), End: at(150), Sent: at(51)}, nil, false},
+		{"sent late, a stall before the send", LateAnswer{Deadline: at(0), End: at(150), Sent: at(120)}, []Span{{at(10), at(80)}}, true},
+		// a stall after the send explains the caller's wait, not the send
+		{"sent late, a stall after the send", LateAnswer{Deadline: at(0), End: at(150), Sent: at(120)}, []Span{{at(120), at(150)}}, false},
+	}
+	for _, c := range cases {
+		// When it is weighed, Then the send is judged, not the caller's wait
+		if got := c.late.excused(c.stalls); got != c.want {
+			t.Errorf("%s: excused %v, want %v", c.name, got, c.want)
+		}
+		if on := !c.late.Sent.After(at(50)); c.late.SentOnTime() != on || c.late.Waited() != at(150).Sub(c.late.Sent) {
+			t.Errorf("%s: sent on time %v, waited %v", c.name, c.late.SentOnTime(), c.late.Waited())
+		}
+	}
+	// and one whose send is not known is judged by when it arrived
+	if l := (LateAnswer{Deadline: at(0), End: at(150)}); l.excused(nil) || l.SentOnTime() || l.Waited() != 0 {
+		t.Errorf("no send time: excused %v, on time %v, waited %v", l.excused(nil), l.SentOnTime(), l.Waited())
+	}
+}
+
 func TestSpansAddUp(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	// Given stalls of 3 ms and 5 ms

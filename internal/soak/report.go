@@ -27,7 +27,19 @@ type Report struct {
 	// explain together and no one probe's alone (see stalls).
 	ExcusedAcross int
 	MaxOver       time.Duration
-	Stalls        []Span // when some processor was not run (the probes' late wake-ups over StallMin, their union)
+	// SendsKnown says whether the build recorded when Tripwire sent each
+	// answer (the tag tripwire_sendhook; see sendTimes). If it did:
+	// SentOnTime counts the answers of Late that Tripwire sent within
+	// LateSlack of their deadline, to callers that then waited to be run,
+	// up to LongestWait after the send; MaxSentOver is the latest past its
+	// deadline that Tripwire sent any answer; SentKnown counts the answers
+	// of PastDue (those that came past their deadline) whose send is known.
+	SendsKnown         bool
+	SentOnTime         int
+	LongestWait        time.Duration
+	MaxSentOver        time.Duration
+	PastDue, SentKnown int64
+	Stalls             []Span // when some processor was not run (the probes' late wake-ups over StallMin, their union)
 	// Sched is how long runnable goroutines waited to run, as the runtime
 	// sampled it over the run: a late answer's caller may have waited so,
 	// which the stall probes do not see (see schedLatencies). Reported only.

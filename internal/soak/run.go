@@ -31,6 +31,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return Report{}, fmt.Errorf("soak: not started: %w", err)
 	}
 	before := runtime.NumGoroutine()
+	recorder() // made once, before the heap is measured: it is no key's
 	base := liveHeap()
 	h, err := newHarness(cfg)
 	if err != nil {

@@ -23,6 +23,12 @@ func (r Report) Summary(cfg Config) []string {
 	line("late", "%d over %v past their deadline, %d of them not explained by stalls of the process (%d explained by no one probe alone)",
 		r.LateCount(), LateSlack, len(r.Unexcused)+int(r.LateLost), r.ExcusedAcross)
 	line("max over deadline", "%v", r.MaxOver.Round(time.Microsecond))
+	if r.SendsKnown {
+		line("late sends", "%d of the late answers sent by Tripwire within %v of their deadline, their callers then waiting up to %v to run; the latest send %v past its deadline (send known for %d of %d answers past their deadline)",
+			r.SentOnTime, LateSlack, r.LongestWait.Round(time.Microsecond), r.MaxSentOver.Round(time.Microsecond), r.SentKnown, r.PastDue)
+	} else {
+		line("late sends", "not recorded (build with -tags tripwire_sendhook)")
+	}
 	line("restarts", "%d (crashes injected %d, crash errors %d)", r.Restarts, r.Crash.Crashes, r.Crash.Errors)
 	line("heap per key", "%d B registered, %d B after the run (with each key's chaos script and target)", r.HeapPerKey, r.HeapPerKeyAfter)
 	line("goroutines left", "%d (%d before the run, %d after Shutdown)", r.GoroutinesLeft(), r.GoroutinesBefore, r.GoroutinesAfter)

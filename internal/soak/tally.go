@@ -15,6 +15,9 @@ type callerTally struct {
 	lates     []LateAnswer  // answers later than the call's deadline + LateSlack
 	lateLost  int64         // late answers beyond maxLates, not kept
 	maxOver   time.Duration // the latest answer, past its deadline
+	maxSent   time.Duration // the latest send of an answer Tripwire sent past its deadline (sendTimes)
+	pastDue   int64         // answers that came past their deadline
+	sentKnown int64         // of them, those whose send time is known
 	refused   int64         // Request returned an error: no Reply comes
 	dups      int64         // a second Reply for one id, or a Reply for an unknown id
 	missing   int64         // calls without an answer at the end
@@ -31,10 +34,11 @@ type live struct {
 	lates   atomic.Int64  // answers more than LateSlack past their deadline
 	maxOver maxGauge      // the latest answer past its deadline, in ns
 	down    []atomic.Bool // by key: its target is dead now (Config.KillTargets)
+	sends   *sendTimes    // when Tripwire sent each answer (nil: not known in this build)
 }
 
 func newLive(keys int) *live {
-	return &live{perKey: make([]liveCounts, keys), down: make([]atomic.Bool, keys)}
+	return &live{perKey: make([]liveCounts, keys), down: make([]atomic.Bool, keys), sends: recorder()}
 }
 
 func (c *callerTally) merge(o callerTally) {
@@ -44,6 +48,9 @@ func (c *callerTally) merge(o callerTally) {
 	c.lates = append(c.lates, o.lates...)
 	c.lateLost += o.lateLost
 	c.maxOver = max(c.maxOver, o.maxOver)
+	c.maxSent = max(c.maxSent, o.maxSent)
+	c.pastDue += o.pastDue
+	c.sentKnown += o.sentKnown
 	c.refused += o.refused
 	c.dups += o.dups
 	c.missing += o.missing
@@ -64,9 +71,10 @@ func (c *callerTally) start(lv *live) {
 	lv.started.Add(1)
 }
 
-// answered records one answer to a call on key: its class, whether it is on
-// time, and whether an ok answer is the call's own.
-func (c *callerTally) answered(lv *live, key int, err error, begin, end time.Time, budget time.Duration, own bool) {
+// answered records one answer to call id on key: its class, whether it is
+// on time (and when Tripwire sent it, if it was not), and whether an ok
+// answer is the call's own.
+func (c *callerTally) answered(lv *live, key int, id int64, err error, begin, end time.Time, budget time.Duration, own bool) {
 	o := Classify(err)
 	lv.perKey[key][o].Add(1)
 	c.answers[o]++
@@ -82,12 +90,19 @@ func (c *callerTally) answered(lv *live, key int, err error, begin, end time.Tim
 	}
 	c.maxOver = max(c.maxOver, over)
 	lv.maxOver.observe(int64(over))
+	deadline := begin.Add(budget)
+	c.pastDue++
+	sent, known := lv.sends.at(id)
+	if known {
+		c.sentKnown++
+		c.maxSent = max(c.maxSent, sent.Sub(deadline))
+	}
 	if over <= LateSlack {
 		return
 	}
 	lv.lates.Add(1)
 	if len(c.lates) < maxLates {
-		c.lates = append(c.lates, LateAnswer{Kind: o, Deadline: begin.Add(budget), End: end})
+		c.lates = append(c.lates, LateAnswer{Kind: o, Deadline: deadline, End: end, Sent: sent})
 	} else {
 		c.lateLost++
 	}

@@ -13,11 +13,11 @@ func TestAnsweredClassifiesAndTimes(t *testing.T) {
 	lv := newLive(2)
 	begin := time.Unix(0, 0)
 	// Given answers of each kind on key 1, one of them 80 ms late and one crossed
-	c.answered(lv, 1, nil, begin, begin.Add(time.Millisecond), 30*time.Millisecond, true)
-	c.answered(lv, 1, errors.Join(errors.New("wrapped"), tripwire.ErrOpen), begin, begin, 30*time.Millisecond, true)
-	c.answered(lv, 1, tripwire.ErrTimeout, begin, begin.Add(110*time.Millisecond), 30*time.Millisecond, true)
-	c.answered(lv, 1, nil, begin, begin, 30*time.Millisecond, false)
-	c.answered(lv, 1, errors.New("surprise"), begin, begin.Add(40*time.Millisecond), 30*time.Millisecond, true)
+	c.answered(lv, 1, 0, nil, begin, begin.Add(time.Millisecond), 30*time.Millisecond, true)
+	c.answered(lv, 1, 0, errors.Join(errors.New("wrapped"), tripwire.ErrOpen), begin, begin, 30*time.Millisecond, true)
+	c.answered(lv, 1, 0, tripwire.ErrTimeout, begin, begin.Add(110*time.Millisecond), 30*time.Millisecond, true)
+	c.answered(lv, 1, 0, nil, begin, begin, 30*time.Millisecond, false)
+	c.answered(lv, 1, 0, errors.New("surprise"), begin, begin.Add(40*time.Millisecond), 30*time.Millisecond, true)
 	// Then the tallies, per caller and per key, say so
 	want := Counts{OK: 2, Open: 1, Timeout: 1, Other: 1}
 	if c.answers != want || lv.perKey[1].load() != want || lv.perKey[0].load() != (Counts{}) {
@@ -38,7 +38,7 @@ func TestTallyKeepsABoundedNumberOfLateAnswers(t *testing.T) {
 	begin := time.Unix(0, 0)
 	// Given more late answers than a tally keeps
 	for range maxLates + 3 {
-		c.answered(lv, 0, tripwire.ErrTimeout, begin, begin.Add(time.Second), time.Millisecond, true)
+		c.answered(lv, 0, 0, tripwire.ErrTimeout, begin, begin.Add(time.Second), time.Millisecond, true)
 	}
 	// Then it keeps maxLates and counts the rest
 	if len(c.lates) != maxLates || c.lateLost != 3 || lv.lates.Load() != maxLates+3 {

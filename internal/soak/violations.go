@@ -44,7 +44,9 @@ func (r Report) Violations(cfg Config) []string {
 		fail("%d duplicated answers, %d answers to another call, %d refused requests", r.Duplicated, r.Crossed, r.Refused)
 	}
 	// No answer later than its deadline + LateSlack, beyond the time the
-	// process did not wake goroutines while the caller waited.
+	// process did not wake goroutines while the caller waited. Where the
+	// build knows when Tripwire sent the answer, the send is judged, not
+	// the caller's wait to be run after it (LateAnswer.excused).
 	if len(r.Unexcused) != 0 || r.LateLost != 0 {
 		fail("%d answers came more than %v after their deadline, beyond late wake-ups (%d more not kept); first: %v",
 			len(r.Unexcused), LateSlack, r.LateLost, r.Unexcused[:min(5, len(r.Unexcused))])
