@@ -37,6 +37,22 @@ func BenchmarkTripwireClosedActor(b *testing.B) {
 	}
 }
 
+// BenchmarkRequestFuture: a plain protoactor request to the same kind of
+// echo actor: the floor for an actor target. It is here, right after
+// BenchmarkTripwireClosedActor, because benchmarks run in the order of
+// their files and of the functions in them: the two separate benchmarks
+// then run seconds apart, after the same benchmarks before them (Go sizes a
+// new goroutine's stack from what ran before it), rather than minutes apart
+// with the hot-key runs between them.
+func BenchmarkRequestFuture(b *testing.B) {
+	sys := testkit.NewSystem(b)
+	pid := spawnEcho(b, sys)
+	for b.Loop() {
+		v, err := ask(sys, pid)
+		check(b, v, err)
+	}
+}
+
 // BenchmarkTripwireClosedFunc: Call through a closed breaker to a function
 // target. Compare with BenchmarkRequestFuture (target <= 0.5x).
 func BenchmarkTripwireClosedFunc(b *testing.B) {

@@ -18,17 +18,6 @@ func ask(sys *actor.ActorSystem, pid *actor.PID) (any, error) {
 	return sys.Root.RequestFuture(pid, msg, callTimeout).Result()
 }
 
-// BenchmarkRequestFuture: a plain protoactor request to the same kind of
-// echo actor: the floor for an actor target.
-func BenchmarkRequestFuture(b *testing.B) {
-	sys := testkit.NewSystem(b)
-	pid := spawnEcho(b, sys)
-	for b.Loop() {
-		v, err := ask(sys, pid)
-		check(b, v, err)
-	}
-}
-
 // BenchmarkRequestFutureParallel: the floor with many callers on one actor.
 func BenchmarkRequestFutureParallel(b *testing.B) {
 	sys := testkit.NewSystem(b)
