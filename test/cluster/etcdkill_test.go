@@ -12,6 +12,10 @@ import (
 // stays listed.
 const etcdLease = 3 * time.Second
 
+// probeTimeout is the CallTimeout of TestEtcdMemberKilledUnderLoad's
+// breaker, so of its probes.
+const probeTimeout = time.Second
+
 // When the member a grain lives on is killed (kill -9) while callers keep
 // calling it, the breaker opens, and once etcd has dropped the member
 // (its lease expires) and OpenTimeout has passed, the probe activates the
@@ -24,7 +28,9 @@ func TestEtcdMemberKilledUnderLoad(t *testing.T) {
 	ec.members(t, 3, 5*time.Second)
 	id := ec.identityOn(t, "killed", c.addr)
 	key := "killed/" + id
-	ec.r.do(t, "register "+key+" "+id+" 3 1s 200ms")
+	// (a probe's call timeout of 1 s: on a loaded machine the activation
+	// of the grain on another member can take longer than 200 ms)
+	ec.r.do(t, "register "+key+" "+id+" 3 1s "+probeTimeout.String())
 	ec.r.do(t, "load "+key)
 	eventually(t, 5*time.Second, "the load reaches the grain", func() bool {
 		return strings.HasPrefix(ec.r.do(t, "call "+key+" hello"), c.addr+" ")
@@ -39,7 +45,7 @@ func TestEtcdMemberKilledUnderLoad(t *testing.T) {
 	dropped := time.Since(killed)
 	// And the calls find the grain on a member still there, within the
 	// lease, OpenTimeout and a probe's call timeout, and a margin
-	bound := etcdLease + time.Second + 200*time.Millisecond + 2*time.Second
+	bound := etcdLease + time.Second + probeTimeout + 2*time.Second
 	stats := fmt.Sprintf("%d %s", killed.UnixNano(), c.addr)
 	var s string
 	eventually(t, bound, "a call answered by another member", func() bool {
