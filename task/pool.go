@@ -144,7 +144,8 @@ func (p *Pool) Live() int { return int(p.live.Load()) }
 func (p *Pool) Submit(j *Job) {
 	if p.closed.Load() {
 		release(j.Token)
-		p.report(j, Completion{Token: j.Token, Err: errs.ErrShutdown})
+		j.Out = Completion{Token: j.Token, Err: errs.ErrShutdown}
+		j.post()
 		return
 	}
 	p.dispatch(j)
@@ -320,7 +321,7 @@ func (p *Pool) run(w *worker, j *Job) {
 	if a := j.Admission; a != nil && a.Finish(&j.Out) {
 		return
 	}
-	j.ReplyTo.PostUserMessage(&j.Out)
+	j.post()
 }
 
 // end clears cur, waiting for Running if it is looking at j.
@@ -340,7 +341,5 @@ func call(ctx context.Context, fn Func, msg any) (v any, err error) {
 	return fn(ctx, msg)
 }
 
-func (p *Pool) report(j *Job, o Completion) {
-	j.Out = o
-	j.ReplyTo.PostUserMessage(&j.Out)
-}
+// post posts j's outcome to its ReplyTo: the one way a worker answers.
+func (j *Job) post() { j.ReplyTo.PostUserMessage(&j.Out) }
