@@ -31,7 +31,10 @@ const (
 // goroutine of its own — never inside a breaker's turn or under a lock. A
 // subscriber that falls more than 1024 transitions behind misses further ones
 // until it catches up; each miss is counted in a Warn log line ("subscriber
-// falling behind"). A panic in fn is logged and the subscription goes on.
+// falling behind"). By the time fn hears of a transition, callers of the key
+// see it (or a later one): a call that fn makes on hearing "closed" does not
+// get the ErrOpen of the period that ended. A panic in fn is logged and the
+// subscription goes on.
 // The returned func ends the subscription; a delivery already under way may
 // still finish. A nil fn, or a registry shut down, gets a subscription that
 // delivers nothing.

@@ -74,8 +74,8 @@ func (b *breaker) Receive(ctx actor.Context) {
 		b.rules = b.cfg.Rules()
 		b.circuit.Reconfigure(&b.rules.Circuit)
 		st := b.circuit.State
+		b.publishRejecting() // before the announcement, as in step
 		b.announce(state.Effect{Kind: state.Moved, Gen: b.circuit.Gen, From: st, To: st, Reason: state.ReasonUpdated}, time.Now())
-		b.publishRejecting()
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Crash:
 		panic("tripwire: injected crash of breaker " + b.cfg.Key)
@@ -374,16 +374,19 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, now)
 }
 
-// step feeds ev to the circuit and carries out the effects.
+// step feeds ev to the circuit and carries out the effects. Its moves are
+// announced last, once callers see all of the new state, its rejection
+// too: a subscriber that calls the key as soon as it hears "closed" is
+// admitted, and one that hears "open" is refused.
 func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 	var buf [4]state.Effect
-	for _, e := range b.circuit.Apply(ev, now, buf[:0]) {
+	effects := b.circuit.Apply(ev, now, buf[:0])
+	for _, e := range effects {
 		switch e.Kind {
 		case state.Moved:
 			b.cfg.Cell.publish(e.To)
 			b.publishAdmits()
 			b.since, b.reason = now.UnixNano(), codeOf(e.Reason)
-			b.announce(e, now)
 		case state.StartTimer:
 			if b.recoveryCancel != nil {
 				b.recoveryCancel()
@@ -392,4 +395,9 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 		}
 	}
 	b.publishRejecting()
+	for _, e := range effects {
+		if e.Kind == state.Moved {
+			b.announce(e, now)
+		}
+	}
 }
