@@ -3,6 +3,7 @@ package actor
 import (
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -53,9 +54,8 @@ func TestATransitionIsAnnouncedOnceCallersSeeIt(t *testing.T) {
 		time.Sleep(openTimeout + time.Millisecond)
 		gate := make(later)
 		probe := r.send(gate)
-		for r.cfg.Cell.Rejection() == nil { // the probe holds the half-open circuit's slot
-			time.Sleep(time.Millisecond)
-		}
+		synctest.Wait()
+		require.NotNil(t, r.cfg.Cell.Rejection(), "the probe holds the half-open circuit's slot")
 
 		// When the probe succeeds
 		close(gate)
