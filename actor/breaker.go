@@ -30,10 +30,11 @@ type breaker struct {
 	idleSeq uint32
 
 	recoveryCancel func() bool
-	watching       bool // the actor target is watched
-	draining       bool // a check that drops a quiet key's window is armed
-	ticking        bool // a deadline tick is armed (at tickAt)
-	stopped        bool // stop ran: callers post their calls
+	rejectingGen   state.Gen // the circuit's generation when the rejection was published
+	watching       bool      // the actor target is watched
+	draining       bool      // a check that drops a quiet key's window is armed
+	ticking        bool      // a deadline tick is armed (at tickAt)
+	stopped        bool      // stop ran: callers post their calls
 	reason         reasonCode
 	drainSeq       uint16
 	lastActive     mono         // last admission or outcome, for IdleTimeout
@@ -244,13 +245,17 @@ func (b *breaker) publishRejecting() {
 	if c.State != state.Open {
 		retryAt = time.Time{} // half-open: the probes decide
 	}
-	if cur != nil && cur.RetryAt.Equal(retryAt) {
-		return // the same open period: callers keep the error they have
+	if cur != nil && b.rejectingGen == c.Gen && cur.RetryAt.Equal(retryAt) {
+		// The same open period, every move being a new generation (RetryAt
+		// alone does not tell a forced circuit from a probing one): callers
+		// keep the error they have.
+		return
 	}
 	e := &errs.OpenError{Key: b.cfg.Key, RetryAt: retryAt, Cause: b.cfg.Cell.openCause()}
 	if !retryAt.IsZero() {
 		e.RetryAfter = retryAt.Sub(c.OpenedAt)
 	}
+	b.rejectingGen = c.Gen
 	cell.publishRejecting(e, time.Now())
 }
 
