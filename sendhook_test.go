@@ -72,7 +72,7 @@ func TestTheHookSeesEverySendBeforeItsCallerHasTheAnswer(t *testing.T) {
 		}
 		return msg, nil
 	}
-	require.NoError(t, reg.Register("k", tripwire.FuncTarget(target), tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour, CallTimeout: 20 * time.Millisecond}))
+	require.NoError(t, reg.Register("k", tripwire.FuncTarget(target), tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour, CallTimeout: time.Second}))
 
 	// Given a success, a call whose target hangs, and a failure: two
 	// failures, which open the circuit

@@ -51,7 +51,9 @@ func TestFailoverWithManyKeys(t *testing.T) {
 	waitState(t, x.e.Reg, keys, tripwire.HalfOpen)
 	all := time.Since(start)
 	t.Logf("probed 1 key of a member that left (of %d keys) in %v, %d keys in %v", many+1, one.Round(time.Microsecond), many, all.Round(time.Millisecond))
-	if one > 100*time.Millisecond || all > 10*time.Second {
+	// Generous bounds: a stall of the test process must not fail it, a
+	// failover that went through every key on each change would.
+	if one > time.Second || all > 10*time.Second {
 		t.Errorf("1 key took %v, %d took %v", one, many, all)
 	}
 }

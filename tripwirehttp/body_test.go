@@ -14,7 +14,8 @@ import (
 
 func TestALargeBodyIsReadableAfterTheCallTimeout(t *testing.T) {
 	// Given a host that sends its headers at once, then 4 MiB of body over
-	// several times the 50ms CallTimeout of its breaker
+	// three times the 500ms CallTimeout of its breaker (long enough
+	// that a stall of the test process does not time the headers out)
 	const chunks, chunk = 64, 64 << 10
 	h := newHost(t)
 	h.set(func(w http.ResponseWriter, _ *http.Request) {
@@ -22,12 +23,12 @@ func TestALargeBodyIsReadableAfterTheCallTimeout(t *testing.T) {
 		w.WriteHeader(http.StatusOK)
 		_ = rc.Flush()
 		for range chunks {
-			time.Sleep(3 * time.Millisecond) // the host's pace, not a guess
+			time.Sleep(25 * time.Millisecond) // the host's pace, not a guess
 			_, _ = io.WriteString(w, body(chunk))
 			_ = rc.Flush()
 		}
 	})
-	r := newRig(t, tripwirehttp.WithSettings(tripwire.Settings{CallTimeout: 50 * time.Millisecond}))
+	r := newRig(t, tripwirehttp.WithSettings(tripwire.Settings{CallTimeout: 500 * time.Millisecond}))
 
 	// When the round trip returns, and the caller reads the body after the
 	// call's deadline has passed
@@ -36,7 +37,7 @@ func TestALargeBodyIsReadableAfterTheCallTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatalf("RoundTrip: %v", err)
 	}
-	waitFor(t, "the CallTimeout passes", func() bool { return time.Since(start) > 100*time.Millisecond })
+	waitFor(t, "the CallTimeout passes", func() bool { return time.Since(start) > time.Second })
 	got := read(t, resp)
 
 	// Then the whole body arrives: the call's end and its deadline do not

@@ -15,10 +15,11 @@ import (
 
 func TestFailingHostOpensTheCircuitAndAProbeClosesIt(t *testing.T) {
 	// Given a host that answers 503, behind a breaker that opens on the 2nd
-	// failure and probes 50ms later
+	// failure and probes 1s later (long enough that no stall of the test
+	// process half-opens it before the open checks)
 	h := newHost(t)
 	h.status(http.StatusServiceUnavailable)
-	r := newRig(t, tripwirehttp.WithSettings(tripwire.Settings{Threshold: 2, OpenTimeout: 50 * time.Millisecond}))
+	r := newRig(t, tripwirehttp.WithSettings(tripwire.Settings{Threshold: 2, OpenTimeout: time.Second}))
 	k := key(t, h.URL)
 
 	// When two requests fail

@@ -17,12 +17,13 @@ func small() Config {
 }
 
 func TestRunReportsProgressAndKeepsEveryInvariant(t *testing.T) {
-	// Given a short run that reports progress every 100 ms
+	// Given a short run that reports progress every 50 ms (a dozen times:
+	// a stall of the test that drops ticks still leaves three)
 	cfg := small()
 	var mu sync.Mutex
 	var seen []Progress
 	var returned, late atomic.Bool
-	cfg.ProgressEvery = 100 * time.Millisecond
+	cfg.ProgressEvery = 50 * time.Millisecond
 	cfg.Progress = func(p Progress) {
 		late.Store(late.Load() || returned.Load())
 		mu.Lock()

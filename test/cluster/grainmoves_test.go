@@ -24,7 +24,7 @@ func grainMoves(t *testing.T, tc *testCluster, depart func(*peer)) {
 	ctx := context.Background()
 	const (
 		timeout = 10 * time.Second
-		open    = 500 * time.Millisecond
+		open    = 2 * time.Second // the open checks hold through a stall of the test
 	)
 	// Given a breaker on member a, in front of a grain that lives on
 	// another member, b, and has answered a call
@@ -83,7 +83,7 @@ func grainMoves(t *testing.T, tc *testCluster, depart func(*peer)) {
 	// still there, and the breaker closes; until then calls fail at once
 	// with ErrOpen
 	var reply any
-	eventually(t, 5*time.Second, "the probe reaches the grain again", func() bool {
+	eventually(t, open+5*time.Second, "the probe reaches the grain again", func() bool {
 		before := time.Now()
 		reply, err = reg.Call(ctx, "echo", wrapperspb.String("rebonjour"))
 		if err != nil && (!errors.Is(err, tripwire.ErrOpen) || time.Since(before) > time.Second) {

@@ -18,20 +18,20 @@ import (
 func TestGrainRepliesError(t *testing.T) {
 	tc := clusterFor(t)
 	ctx := context.Background()
-	const timeout = 300 * time.Millisecond
 	cases := []struct {
 		name, host string
+		timeout    time.Duration // long where the answer must come, short where it cannot
 		want       error
 	}{
-		{"on the registry's member: the error", tc.a.addr(), errGrain},
-		{"on another member: the deadline", tc.b.addr(), tripwire.ErrTimeout},
+		{"on the registry's member: the error", tc.a.addr(), 10 * time.Second, errGrain},
+		{"on another member: the deadline", tc.b.addr(), 300 * time.Millisecond, tripwire.ErrTimeout},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			// Given a breaker in front of a grain on c.host
 			reg := newRegistry(t, tc)
 			register(t, tc, reg, "echo", tc.identityOn(t, "rennes", c.host),
-				tripwire.Settings{Threshold: 5, CallTimeout: timeout})
+				tripwire.Settings{Threshold: 5, CallTimeout: c.timeout})
 
 			// When the grain answers a call with a Go error
 			_, err := reg.Call(ctx, "echo", wrapperspb.String(fail))

@@ -85,6 +85,7 @@ func TestNodeKilledUnderLoadFailsFastAndOpens(t *testing.T) {
 	a := startCaller(t)
 	set := settings
 	set.CallTimeout = 5 * time.Second
+	set.OpenTimeout = time.Minute // no probe before the last check, whatever stalls the test
 	up := connected(node.addr)
 	if err := a.reg.Register("weather", tripwire.ActorTarget(node.pid()), set); err != nil {
 		t.Fatal(err)
