@@ -50,6 +50,7 @@ func (r *Registry) Update(key string, s Settings) error {
 	}
 	e.Config.Update(tactor.Rules{
 		Circuit: s.circuit(), CallTimeout: s.CallTimeout, Classify: s.classifier(), MaxInFlight: s.MaxInFlight,
+		IsFailure: s.IsFailure, Verdicts: s.Classify, // as given, for Snapshot().Settings
 	})
 	_, err = r.tell(e, func(reply chan tactor.Report) any { return &tactor.Reconfigure{Reply: reply} })
 	return err

@@ -84,11 +84,11 @@ func (c *Config) Init(key string, target Callee, rules *Rules, shared *Shared) {
 // a breaker applies the rest when it gets a Reconfigure (or starts).
 func (c *Config) Rules() *Rules { return c.rules.Load() }
 
-// Update replaces the rules but WatchTarget and IdleTimeout, which are
-// fixed when the key is made.
+// Update replaces the rules but WatchTarget, IgnoreTargetDown and
+// IdleTimeout, which are fixed when the key is made.
 func (c *Config) Update(r Rules) {
 	old := c.rules.Load()
-	r.WatchTarget, r.IdleTimeout = old.WatchTarget, old.IdleTimeout
+	r.WatchTarget, r.IgnoreTargetDown, r.IdleTimeout = old.WatchTarget, old.IgnoreTargetDown, old.IdleTimeout
 	c.rules.Store(&r)
 }
 
