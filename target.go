@@ -43,26 +43,3 @@ func ActorTarget(pid *actor.PID) Target {
 func FuncTarget(fn func(ctx context.Context, msg any) (any, error)) Target {
 	return targetSpec{fn: fn}
 }
-
-// Checked is t with check run on every message before its call is admitted.
-// A message check refuses is never sent: the call returns check's error at
-// once, it counts neither way, and the target is not called — wrap
-// ErrInvalidMessage (or ErrNotSerializable) in it so callers can tell. A nil
-// check checks nothing; checks of a Checked target run in order, t's first.
-func Checked(t Target, check func(msg any) error) Target {
-	spec, ok := specOf(t)
-	if !ok || check == nil {
-		return t
-	}
-	if first := spec.check; first != nil {
-		spec.check = func(msg any) error {
-			if err := first(msg); err != nil {
-				return err
-			}
-			return check(msg)
-		}
-	} else {
-		spec.check = check
-	}
-	return spec
-}

@@ -1,0 +1,42 @@
+package tripwire
+
+import "fmt"
+
+// Checked is t with check run on every message before its call is admitted.
+// A message check refuses is never sent: the call returns check's error at
+// once, it counts neither way, and the target is not called — wrap
+// ErrInvalidMessage (or ErrNotSerializable) in it so callers can tell. A
+// check that panics refuses the message with ErrInvalidMessage. A nil
+// check checks nothing; checks of a Checked target run in order, t's first.
+func Checked(t Target, check func(msg any) error) Target {
+	spec, ok := specOf(t)
+	if !ok || check == nil {
+		return t
+	}
+	check = recovered(check)
+	if first := spec.check; first != nil {
+		spec.check = func(msg any) error {
+			if err := first(msg); err != nil {
+				return err
+			}
+			return check(msg)
+		}
+	} else {
+		spec.check = check
+	}
+	return spec
+}
+
+// recovered is check, with a panic of its own refusing the message: it runs
+// on the caller's goroutine (or in a Request's actor), where nothing else
+// would recover it.
+func recovered(check func(msg any) error) func(msg any) error {
+	return func(msg any) (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("%w: its check panicked: %v", ErrInvalidMessage, p)
+			}
+		}()
+		return check(msg)
+	}
+}
