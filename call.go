@@ -25,6 +25,9 @@ const ReplyGrace = tactor.ReplyGrace
 // once and the call counts neither as success nor failure. A context whose
 // deadline has passed gets ErrTimeout.
 func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
+	if r == nil {
+		return nil, errNoRegistry // a zero Registry has no keys: callUnknownWith
+	}
 	if ctx == nil {
 		return nil, ErrNilContext
 	}
@@ -51,6 +54,9 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 // WithFactory (which it overrides for this call): adapters such as an HTTP
 // client's make their breakers this way, one per host. f must be non-nil.
 func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory) (any, error) {
+	if r == nil {
+		return nil, errNoRegistry // a zero Registry has no keys: callUnknownWith
+	}
 	if f == nil {
 		return nil, fmt.Errorf("%w: CallWith with a nil Factory", ErrInvalidOption)
 	}
@@ -84,6 +90,9 @@ func (r *Registry) callUnknown(ctx context.Context, key string, msg any) (any, e
 
 // callUnknownWith is callUnknown with the factory f (nil: none).
 func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f Factory) (any, error) {
+	if r.unusable() {
+		return nil, errNoRegistry
+	}
 	start := time.Now()
 	e, err := r.resolve(ctx, key, f, start.Add(DefaultCallTimeout))
 	if err != nil {

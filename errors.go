@@ -17,7 +17,8 @@ var (
 	ErrInvalidTarget = errs.ErrInvalidTarget
 	// ErrInvalidSettings: a negative threshold or duration.
 	ErrInvalidSettings = errs.ErrInvalidSettings
-	// ErrInvalidOption: a nil option or an option given a nil value.
+	// ErrInvalidOption: a nil option or an option given a nil value, or a
+	// method of a nil *Registry or of one that Start did not make.
 	ErrInvalidOption = errs.ErrInvalidOption
 	// ErrInvalidMessage: a nil message to an actor target.
 	ErrInvalidMessage = errs.ErrInvalidMessage

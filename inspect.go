@@ -84,4 +84,9 @@ func reported(e *registry.Entry, rep tactor.Report) (tactor.Snapshot, error) {
 // the count follows the peak of concurrent calls to function targets (counting
 // calls a target kept running past their deadline); a worker idle for 10 to
 // 15 seconds exits.
-func (r *Registry) Workers() int { return r.pool.Live() }
+func (r *Registry) Workers() int {
+	if r.unusable() {
+		return 0
+	}
+	return r.pool.Live()
+}

@@ -19,6 +19,9 @@ func (r *Registry) Register(key string, target Target, s Settings) error {
 
 // register is Register of a key the factory made (made) or the program.
 func (r *Registry) register(key string, target Target, s Settings, made bool) error {
+	if r.unusable() {
+		return errNoRegistry
+	}
 	if err := validateKey(key); err != nil {
 		return err
 	}
@@ -84,6 +87,9 @@ func (r *Registry) isOwn(pid *actor.PID) bool {
 // Unregister stops key's breaker and removes the key. Calls it had in flight
 // get ErrShutdown; later calls get ErrUnknownKey.
 func (r *Registry) Unregister(key string) error {
+	if r.unusable() {
+		return errNoRegistry
+	}
 	if err := validateKey(key); err != nil {
 		return err
 	}

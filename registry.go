@@ -50,7 +50,12 @@ type Registry struct {
 }
 
 // Keys returns the registered keys, sorted.
-func (r *Registry) Keys() []string { return r.keys.Keys() }
+func (r *Registry) Keys() []string {
+	if r.unusable() {
+		return nil
+	}
+	return r.keys.Keys()
+}
 
 // State returns key's circuit state as its breaker last published it.
 func (r *Registry) State(key string) (State, error) {
@@ -63,6 +68,9 @@ func (r *Registry) State(key string) (State, error) {
 
 // lookup resolves key; it is on every call's path.
 func (r *Registry) lookup(key string) (*registry.Entry, error) {
+	if r.unusable() {
+		return nil, errNoRegistry
+	}
 	if r.closed.Load() {
 		return nil, ErrShutdown
 	}
@@ -93,3 +101,11 @@ func (r *Registry) config(key string) *tactor.Config {
 	}
 	return nil
 }
+
+// errNoRegistry is what a method of a nil *Registry, or of a Registry that
+// Start did not make, returns.
+var errNoRegistry = fmt.Errorf("%w: a nil *Registry, or one not made by Start", ErrInvalidOption)
+
+// unusable reports whether r is nil or was not made by Start (a zero
+// Registry): its methods then return errNoRegistry, or nothing.
+func (r *Registry) unusable() bool { return r == nil || r.sup == nil }

@@ -20,6 +20,9 @@ import (
 // exist yet is created off the actor's goroutine, and what the factory
 // returns (its error, too) arrives in the Reply.
 func (r *Registry) Request(actx actor.Context, key string, msg any) error {
+	if r.unusable() {
+		return errNoRegistry
+	}
 	if actx == nil {
 		return ErrNilContext
 	}

@@ -21,6 +21,9 @@ import (
 // called from one of those, or from a target, with a context that never
 // ends, it waits for itself forever.
 func (r *Registry) Shutdown(ctx context.Context) error {
+	if r.unusable() {
+		return errNoRegistry
+	}
 	if ctx == nil {
 		return ErrNilContext
 	}

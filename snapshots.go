@@ -39,6 +39,8 @@ const snapshotBatch = 64
 // seconds.
 func (r *Registry) Snapshots(ctx context.Context, f Filter, fn func(Snapshot) bool) error {
 	switch {
+	case r.unusable():
+		return errNoRegistry
 	case ctx == nil:
 		return ErrNilContext
 	case fn == nil:

@@ -36,8 +36,11 @@ const (
 // get the ErrOpen of the period that ended. A panic in fn is logged and the
 // subscription goes on.
 // The returned func ends the subscription; a delivery already under way may
-// still finish. A nil fn, or a registry shut down, gets a subscription that
-// delivers nothing.
+// still finish. A nil fn, a registry shut down, or a nil one, gets a
+// subscription that delivers nothing.
 func (r *Registry) Subscribe(fn func(Transition)) (unsubscribe func()) {
+	if r.unusable() {
+		return func() {}
+	}
 	return r.hub.Subscribe(fn)
 }
