@@ -154,6 +154,11 @@ func (g *caller) locate(ctx context.Context, useCache bool) (*actor.PID, bool, e
 // the topology drops a member meanwhile, lookup asks again under the new
 // topology and leaves the first lookup to end on its own.
 func (g *caller) lookup(ctx context.Context) (*actor.PID, error) {
+	if g.cluster.IdentityLookup == nil {
+		// StartMember or StartClient sets it: until then protoactor's
+		// lookup dereferences nil, on a goroutine no worker recovers.
+		return nil, fmt.Errorf("%w: grain %s/%s: its cluster has not started (StartMember or StartClient)", tripwire.ErrTargetDown, g.kind, g.identity)
+	}
 	for {
 		left := g.gone.nextLeave()
 		found := make(chan *actor.PID, 1)
