@@ -2,6 +2,7 @@ package tripwire
 
 import (
 	"fmt"
+	"reflect"
 
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
@@ -47,7 +48,7 @@ func WithLogger(l *zap.Logger) Option {
 // the call path pays nothing.
 func WithMeterProvider(mp metric.MeterProvider) Option {
 	return optionFunc(func(o *options) error {
-		if mp == nil {
+		if mp == nil || nilPointer(mp) {
 			return fmt.Errorf("%w: WithMeterProvider(nil)", ErrInvalidOption)
 		}
 		o.meters = mp
@@ -60,7 +61,7 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 // internal span per state change. Without it no span is made.
 func WithTracerProvider(tp trace.TracerProvider) Option {
 	return optionFunc(func(o *options) error {
-		if tp == nil {
+		if tp == nil || nilPointer(tp) {
 			return fmt.Errorf("%w: WithTracerProvider(nil)", ErrInvalidOption)
 		}
 		o.tracer = tp
@@ -113,4 +114,11 @@ func buildOptions(opts []Option) (options, error) {
 		return o, fmt.Errorf("%w: WithLatencyByKey without WithMeterProvider", ErrInvalidOption)
 	}
 	return o, nil
+}
+
+// nilPointer reports whether v is a nil pointer: an interface holding one
+// is not nil, and an SDK's provider dereferences itself at its first use.
+func nilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
