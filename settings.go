@@ -70,11 +70,22 @@ type Settings struct {
 	IdleTimeout time.Duration
 }
 
+// Validate reports, as ErrInvalidSettings, what Register and Update would
+// refuse in s: a program can check settings it reads from its
+// configuration at start-up, and an adapter those it is given when it is
+// made rather than at each key it makes.
+func (s Settings) Validate() error {
+	if err := s.validate(); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalidSettings, err)
+	}
+	return nil
+}
+
 // withDefaults validates s and fills in its defaults: the circuit's from
 // the state package, the registry's here.
 func (s Settings) withDefaults() (Settings, error) {
-	if err := s.validate(); err != nil {
-		return s, fmt.Errorf("%w: %v", ErrInvalidSettings, err)
+	if err := s.Validate(); err != nil {
+		return s, err
 	}
 	c := s.circuit().WithDefaults()
 	s.Threshold, s.OpenTimeout, s.Window, s.HalfOpenProbes = c.Threshold, c.OpenTimeout, c.Window, c.HalfOpenProbes

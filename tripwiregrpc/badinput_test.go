@@ -43,6 +43,8 @@ func TestUnaryClientInterceptorRefusesBadArguments(t *testing.T) {
 			"WithClassifier(nil)":     {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithClassifier(nil)}, tripwire.ErrInvalidOption},
 			"settings with Classify":  {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettings(tripwire.Settings{Classify: func(any, error) tripwire.Verdict { return tripwire.Success }})}, tripwire.ErrInvalidSettings},
 			"settings with IsFailure": {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettings(tripwire.Settings{IsFailure: func(any, error) bool { return true }})}, tripwire.ErrInvalidSettings},
+			"invalid settings":        {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettings(tripwire.Settings{Window: tripwire.Window{Size: 20, MinCalls: 50}})}, tripwire.ErrInvalidSettings},
+			"a negative CallTimeout":  {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettings(tripwire.Settings{CallTimeout: -1})}, tripwire.ErrInvalidSettings},
 		} {
 			if i, err := tripwiregrpc.UnaryClientInterceptor(tc.reg, tc.opts...); i != nil || !errors.Is(err, tc.want) {
 				t.Errorf("%s: UnaryClientInterceptor = %v; want %v", name, err, tc.want)

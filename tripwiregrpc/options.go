@@ -52,7 +52,7 @@ func WithKey(f KeyFunc) Option {
 // WithSettings gives every key the interceptor makes the settings s (zero
 // fields take their defaults; IdleTimeout takes DefaultIdleTimeout).
 // Classification is WithClassifier's: s must leave Classify and IsFailure
-// nil. The settings of a key are those of the first call that made it.
+// nil. Settings that Register would refuse are ErrInvalidSettings here. The settings of a key are those of the first call that made it.
 func WithSettings(s tripwire.Settings) Option {
 	return optionFunc(func(c *config) error {
 		if err := checkSettings(s); err != nil {
@@ -91,5 +91,6 @@ func WithClassifier(f func(err error) tripwire.Verdict) Option {
 	})
 }
 
-// checkSettings refuses settings that classify by themselves.
+// checkSettings refuses settings that classify by themselves, or that
+// Register would refuse.
 func checkSettings(s tripwire.Settings) error { return adapter.CheckSettings("tripwiregrpc", s) }

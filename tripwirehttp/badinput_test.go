@@ -51,6 +51,8 @@ func TestNewRefusesBadArguments(t *testing.T) {
 			"WithClassifier(nil)":     {e.Reg, []tripwirehttp.Option{tripwirehttp.WithClassifier(nil)}, tripwire.ErrInvalidOption},
 			"settings with Classify":  {e.Reg, []tripwirehttp.Option{tripwirehttp.WithSettings(tripwire.Settings{Classify: classify})}, tripwire.ErrInvalidSettings},
 			"settings with IsFailure": {e.Reg, []tripwirehttp.Option{tripwirehttp.WithSettings(tripwire.Settings{IsFailure: func(any, error) bool { return true }})}, tripwire.ErrInvalidSettings},
+			"invalid settings":        {e.Reg, []tripwirehttp.Option{tripwirehttp.WithSettings(tripwire.Settings{Window: tripwire.Window{Size: 20, MinCalls: 50}})}, tripwire.ErrInvalidSettings},
+			"a negative CallTimeout":  {e.Reg, []tripwirehttp.Option{tripwirehttp.WithSettings(tripwire.Settings{CallTimeout: -1})}, tripwire.ErrInvalidSettings},
 		} {
 			if tr, err := tripwirehttp.New(tc.reg, nil, tc.opts...); tr != nil || !errors.Is(err, tc.want) {
 				t.Errorf("%s: New = %v, %v; want %v", name, tr, err, tc.want)

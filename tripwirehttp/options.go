@@ -47,7 +47,7 @@ func WithKey(f func(*http.Request) (string, error)) Option {
 // WithSettings gives every key the Transport makes the settings s (zero
 // fields take their defaults; IdleTimeout takes DefaultIdleTimeout).
 // Classification is WithClassifier's: s must leave Classify and IsFailure
-// nil. The settings of a key are those of the first request that made it.
+// nil. Settings that Register would refuse are ErrInvalidSettings here. The settings of a key are those of the first request that made it.
 func WithSettings(s tripwire.Settings) Option {
 	return optionFunc(func(c *config) error {
 		if err := checkSettings(s); err != nil {
@@ -88,5 +88,6 @@ func WithClassifier(f func(*http.Response, error) tripwire.Verdict) Option {
 	})
 }
 
-// checkSettings refuses settings that classify by themselves.
+// checkSettings refuses settings that classify by themselves, or that
+// Register would refuse.
 func checkSettings(s tripwire.Settings) error { return adapter.CheckSettings("tripwirehttp", s) }

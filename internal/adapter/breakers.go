@@ -33,11 +33,15 @@ func Breakers(pkg string, target tripwire.Target, classify func(any, error) trip
 	}
 }
 
-// CheckSettings refuses settings with a classifier of their own: an
-// adapter's keys count what its WithClassifier says.
+// CheckSettings refuses settings with a classifier of their own (an
+// adapter's keys count what its WithClassifier says), and those that
+// Register would refuse.
 func CheckSettings(pkg string, s tripwire.Settings) error {
 	if s.Classify != nil || s.IsFailure != nil {
 		return fmt.Errorf("%w: Settings.Classify and IsFailure are %s's: use WithClassifier", tripwire.ErrInvalidSettings, pkg)
+	}
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("%s: %w", pkg, err)
 	}
 	return nil
 }
