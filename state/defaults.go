@@ -97,8 +97,9 @@ func (w Window) problem() string {
 		return fmt.Sprintf("Window.FailureRate %v is outside 0..1", w.FailureRate)
 	case w.Size == 0 && w.Period == 0 && (w.Buckets != 0 || w.MinCalls != 0 || w.FailureRate != 0):
 		return "Window has no Size or Period"
-	case w.Period > 0 && w.Buckets > 0 && w.Period < time.Duration(w.Buckets):
-		return fmt.Sprintf("Window.Period %v is shorter than its %d buckets", w.Period, w.Buckets)
+	case w.Period > 0 && w.Period < time.Duration(w.buckets()):
+		// (a Period of 5, meant as seconds, is 5 ns)
+		return fmt.Sprintf("Window.Period %v is shorter than its %d buckets", w.Period, w.buckets())
 	}
 	return ""
 }

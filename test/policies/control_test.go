@@ -245,6 +245,7 @@ func TestControlRefusesBadInput(t *testing.T) {
 		for _, s := range []tripwire.Settings{
 			{Threshold: -1},
 			{Window: tripwire.Window{Size: 4, Period: time.Second}},
+			{Window: tripwire.Window{Period: 5, FailureRate: 0.5}}, // 5 ns, under 1 ns a bucket
 			{Backoff: tripwire.Backoff{Multiplier: 0.5}},
 			{Backoff: tripwire.Backoff{Jitter: 2}},
 			{MaxInFlight: -1},
