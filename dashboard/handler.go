@@ -90,6 +90,10 @@ func (h *Handler) routes() {
 // ServeHTTP implements http.Handler. A path without its leading slash
 // (http.StripPrefix("/breakers/", h)) is taken as if it had one.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h == nil || h.mux == nil {
+		http.Error(w, "dashboard: a Handler not made by New", http.StatusInternalServerError)
+		return
+	}
 	if !strings.HasPrefix(r.URL.Path, "/") {
 		r2 := *r
 		u := *r.URL
@@ -106,8 +110,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Close ends every event stream (each sends its last changes, then "end")
 // and the handler's subscription to the registry, and waits for its own
 // goroutine. A stream asked for later is refused (503); the rest of the API
-// keeps answering. A second Close does nothing.
+// keeps answering. A second Close does nothing, and so does Close of a
+// Handler that New did not make.
 func (h *Handler) Close() {
+	if h == nil || h.done == nil {
+		return
+	}
 	h.closeOnce.Do(func() {
 		close(h.done)
 		h.unsubscribe()
