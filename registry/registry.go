@@ -63,8 +63,12 @@ func (r *Table) Load(key string) (*Entry, bool) {
 // Len is the number of keys.
 func (r *Table) Len() int { return int(r.n.Load()) }
 
-// Insert adds e unless its key is taken; it reports whether it was added.
+// Insert adds e unless its key is taken (or e is nil); it reports whether
+// it was added.
 func (r *Table) Insert(e *Entry) bool {
+	if e == nil {
+		return false
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t := r.tab.Load()
@@ -142,7 +146,7 @@ func (t *table) resized(size int) *table {
 // seen once, one registered or removed meanwhile may or may not be.
 func (r *Table) Range(fn func(*Entry) bool) {
 	t := r.tab.Load()
-	if t == nil {
+	if t == nil || fn == nil {
 		return
 	}
 	for i := range t.buckets {

@@ -23,9 +23,9 @@ type napped struct {
 	nap uint32
 }
 
-// SetMaxKeys bounds the registry's keys at n (0: no bound). Call it before
-// the supervisor starts.
-func (s *Supervisor) SetMaxKeys(n int) { s.maxKeys = n }
+// SetMaxKeys bounds the registry's keys at n (0, or below: no bound). Call
+// it before the supervisor starts.
+func (s *Supervisor) SetMaxKeys(n int) { s.maxKeys = max(n, 0) }
 
 // Forgettable reports how many keys could be forgotten now to make room;
 // safe for concurrent use.

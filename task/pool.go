@@ -188,8 +188,11 @@ func (p *Pool) Running(fn func(*Job)) {
 
 // Close stops idle workers and waits, until ctx is done, for busy ones. A
 // target that ignores its context can keep its worker busy; Close then
-// returns ctx.Err().
+// returns ctx.Err(). A nil ctx is ErrNilContext, and closes nothing.
 func (p *Pool) Close(ctx context.Context) error {
+	if ctx == nil {
+		return errs.ErrNilContext
+	}
 	p.once.Do(func() {
 		p.closed.Store(true)
 		p.reap.Stop()

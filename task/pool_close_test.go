@@ -11,6 +11,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/internal/retain"
 	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/task"
@@ -72,4 +73,11 @@ func TestAClosedPoolIsNotHeldByItsTimer(t *testing.T) {
 	if kept := retain.Kept(gone); kept > 0 {
 		t.Fatalf("%d of %d closed pools still held", kept, pools)
 	}
+}
+
+// A nil context is refused, closing nothing: the pool still closes later.
+func TestClosingWithANilContextIsRefused(t *testing.T) {
+	p := task.NewPool(testkit.NewSystem(t))
+	require.ErrorIs(t, p.Close(nil), errs.ErrNilContext)
+	require.NoError(t, p.Close(context.Background()))
 }
