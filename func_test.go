@@ -47,3 +47,27 @@ func TestFuncNilIsAnInvalidTarget(t *testing.T) {
 	require.ErrorIs(t, err, tripwire.ErrInvalidTarget)
 	require.Empty(t, reg.Keys())
 }
+
+// A nil pointer of the request type is refused as a message of another
+// type is (an untyped nil already was): a function that reads its request
+// would panic on it, and count a failure for a caller's mistake.
+func TestFuncRefusesANilPointerRequest(t *testing.T) {
+	reg, _ := start(t)
+	var calls atomic.Int64
+	target := tripwire.Func(func(_ context.Context, req *lookup) (string, error) {
+		calls.Add(1)
+		return req.ID, nil
+	})
+	require.NoError(t, reg.Register("users", target, tripwire.Settings{Threshold: 1}))
+
+	_, err := reg.Call(context.Background(), "users", (*lookup)(nil))
+	require.ErrorIs(t, err, tripwire.ErrInvalidMessage)
+	require.Zero(t, calls.Load())
+	s, err := reg.Snapshot("users")
+	require.NoError(t, err)
+	require.Equal(t, tripwire.Closed, s.State)
+
+	v, err := tripwire.CallAs[string](context.Background(), reg, "users", &lookup{ID: "u1"})
+	require.NoError(t, err)
+	require.Equal(t, "u1", v)
+}
