@@ -176,3 +176,19 @@ func TestAKeyOfTheProgramsOwnIsNotUsed(t *testing.T) {
 		}
 	})
 }
+
+// Regression: a key of the program's own whose target answered with its
+// message (an echo, a pass-through) handed back the package's call unsent,
+// and the caller got a success with an empty reply.
+func TestAKeyOfTheProgramsOwnThatEchoesIsNotASuccess(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		echo := tripwire.FuncTarget(func(_ context.Context, m any) (any, error) { return m, nil })
+		testkit.Register(t, e.Reg, fakeKey, echo, tripwire.Settings{})
+		inv := okInvoker()
+		reply := wrapperspb.String("caller's")
+		err := fakeInterceptor(t, e)(context.Background(), "/m", wrapperspb.String("hi"), reply, nil, inv.invoke)
+		if !errors.Is(err, tripwire.ErrUnexpectedReply) || inv.calls.Load() != 0 || reply.GetValue() != "caller's" {
+			t.Fatalf("call: %v, %d sent, reply %q; want ErrUnexpectedReply, none sent, the reply untouched", err, inv.calls.Load(), reply.GetValue())
+		}
+	})
+}

@@ -31,6 +31,7 @@ type call struct {
 	classify func(error) tripwire.Verdict
 	verdict  tripwire.Verdict // the worker's alone: set by run, read by verdictOf
 	err      error            // the invoker's, once run returned
+	ran      bool             // run called the invoker (set before run returns)
 
 	header, trailer metadata.MD
 	peer            peer.Peer
@@ -109,6 +110,7 @@ func (c *call) run(ctx context.Context) (*call, error) {
 		return c, errAbandoned
 	}
 	c.err = c.invoker(ctx, c.method, c.req, c.reply, c.cc, c.opts...)
+	c.ran = true
 	c.verdict = judge(c.classify, c.err)
 	return c, reported(c.verdict, c.err)
 }
