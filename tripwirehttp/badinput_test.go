@@ -74,8 +74,15 @@ func TestRoundTripRefusesBadRequestsWithoutSendingThem(t *testing.T) {
 			"nil Transport":  {(*tripwirehttp.Transport)(nil), nil, tripwire.ErrInvalidOption},
 			"nil URL":        {tr, func(r *http.Request) *http.Request { r.URL = nil; return r }, tripwirehttp.ErrInvalidRequest},
 			"nil Header":     {tr, func(r *http.Request) *http.Request { r.Header = nil; return r }, tripwirehttp.ErrInvalidRequest},
-			"no host":        {tr, func(r *http.Request) *http.Request { r.URL = &url.URL{Scheme: "http", Path: "/"}; return r }, tripwirehttp.ErrKey},
-			"no scheme":      {tr, func(r *http.Request) *http.Request { r.URL = &url.URL{Host: "a.test", Path: "/"}; return r }, tripwirehttp.ErrKey},
+			"bad method":     {tr, func(r *http.Request) *http.Request { r.Method = "GET /"; return r }, tripwirehttp.ErrInvalidRequest},
+			"bad header value": {tr, func(r *http.Request) *http.Request {
+				r.Header.Set("X-Tenant", "a\r\nX-Admin: yes")
+				return r
+			}, tripwirehttp.ErrInvalidRequest},
+			"bad header name": {tr, func(r *http.Request) *http.Request { r.Header["X Tenant"] = []string{"a"}; return r }, tripwirehttp.ErrInvalidRequest},
+			"bad trailer":     {tr, func(r *http.Request) *http.Request { r.Trailer = http.Header{"X-Sum": {"\x00"}}; return r }, tripwirehttp.ErrInvalidRequest},
+			"no host":         {tr, func(r *http.Request) *http.Request { r.URL = &url.URL{Scheme: "http", Path: "/"}; return r }, tripwirehttp.ErrKey},
+			"no scheme":       {tr, func(r *http.Request) *http.Request { r.URL = &url.URL{Host: "a.test", Path: "/"}; return r }, tripwirehttp.ErrKey},
 			"context canceled": {tr, func(r *http.Request) *http.Request {
 				ctx, cancel := context.WithCancel(r.Context())
 				cancel()

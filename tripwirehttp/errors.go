@@ -9,6 +9,7 @@ var (
 	// error is wrapped too), or gave a key the registry refuses
 	// (tripwire.ErrInvalidKey is then in the chain too).
 	ErrKey = errors.New("tripwirehttp: no breaker key for the request")
-	// ErrInvalidRequest: a nil request, or one without a URL or a Header.
+	// ErrInvalidRequest: a nil request, or one without a URL or a Header, or
+	// (http and https) with a method, header or trailer net/http would not send.
 	ErrInvalidRequest = errors.New("tripwirehttp: invalid request")
 )

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/tripwire-go/tripwire"
 )
 
@@ -100,7 +102,9 @@ func (t *Transport) CloseIdleConnections() {
 }
 
 // checkRequest refuses what net/http's own transport refuses before it
-// dials, so that a caller's mistake is not counted as the host's failure.
+// dials, so that a caller's mistake is not counted as the host's failure:
+// a nil request, URL or header, and for http and https an invalid method,
+// header or trailer (a request with no host has no key: ErrKey).
 func checkRequest(req *http.Request) error {
 	switch {
 	case req == nil:
@@ -109,8 +113,34 @@ func checkRequest(req *http.Request) error {
 		return fmt.Errorf("%w: nil Request.URL", ErrInvalidRequest)
 	case req.Header == nil:
 		return fmt.Errorf("%w: nil Request.Header", ErrInvalidRequest)
+	case req.URL.Scheme != "http" && req.URL.Scheme != "https":
+		return nil // the next RoundTripper's to judge
+	case req.Method != "" && !httpguts.ValidHeaderFieldName(req.Method): // a token, as a method is
+		return fmt.Errorf("%w: invalid method %q", ErrInvalidRequest, req.Method)
+	}
+	if what := invalidHeader(req.Header); what != "" {
+		return fmt.Errorf("%w: invalid header %s", ErrInvalidRequest, what)
+	}
+	if what := invalidHeader(req.Trailer); what != "" {
+		return fmt.Errorf("%w: invalid trailer %s", ErrInvalidRequest, what)
 	}
 	return nil
+}
+
+// invalidHeader names the first field of h that net/http would refuse to
+// send, or is "". A value is not quoted: it may be a secret.
+func invalidHeader(h http.Header) string {
+	for k, vv := range h {
+		if !httpguts.ValidHeaderFieldName(k) {
+			return fmt.Sprintf("field name %q", k)
+		}
+		for _, v := range vv {
+			if !httpguts.ValidHeaderFieldValue(v) {
+				return fmt.Sprintf("field value of %q", k)
+			}
+		}
+	}
+	return ""
 }
 
 // keyOf runs the key func; its error, or panic, is ErrKey.
