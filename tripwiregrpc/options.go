@@ -19,7 +19,9 @@ const DefaultIdleTimeout = 5 * time.Minute
 // KeyFunc gives a call its breaker key.
 type KeyFunc func(ctx context.Context, cc *grpc.ClientConn, method string) (string, error)
 
-// Option configures UnaryClientInterceptor.
+// Option configures UnaryClientInterceptor. Options apply in order: a
+// later one of the same kind replaces an earlier one (WithSettings and
+// WithSettingsFor are one kind).
 type Option interface {
 	apply(*config) error
 }

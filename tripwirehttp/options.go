@@ -14,7 +14,9 @@ import (
 // (closed breakers only), and its next request starts it again.
 const DefaultIdleTimeout = 5 * time.Minute
 
-// Option configures a Transport at New.
+// Option configures a Transport at New. Options apply in order: a later
+// one of the same kind replaces an earlier one (WithSettings and
+// WithSettingsFor are one kind).
 type Option interface {
 	apply(*config) error
 }
