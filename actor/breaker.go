@@ -199,8 +199,13 @@ func (b *breaker) stop(err error) {
 func (b *breaker) admit(ctx actor.Context, c *Call) {
 	if c.admittedIn != nil {
 		// Its caller admitted it, but the circuit moved before its target
-		// ran (Call.Redirect): admitted here after all, it is the breaker's.
+		// ran (Call.Redirect): admitted here after all, it is the breaker's
+		// — unless its end was taken meanwhile (its deadline, its caller's
+		// withdrawal), which answered and counted it.
 		c.admittedIn = nil
+		if !c.over.CompareAndSwap(endOpen, endTaken) {
+			return
+		}
 		b.cfg.Cell.ended++
 	}
 	now := c.now()
