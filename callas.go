@@ -11,10 +11,7 @@ import (
 // (pointer, interface, map, slice, chan, func) and ErrUnexpectedReply otherwise.
 func CallAs[T any](ctx context.Context, r *Registry, key string, msg any) (T, error) {
 	var zero T
-	if r == nil {
-		return zero, fmt.Errorf("%w: nil *Registry", ErrInvalidOption)
-	}
-	v, err := r.Call(ctx, key, msg)
+	v, err := r.Call(ctx, key, msg) // a nil r is Call's ErrInvalidOption
 	if err != nil {
 		return zero, err
 	}
