@@ -42,11 +42,7 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 		r.calls.Rejected(ctx, &e.Config)
 		return nil, oe
 	}
-	v, err := r.admitted(ctx, e, msg, time.Time{})
-	if err == errs.ErrForgotten {
-		return r.callUnknown(ctx, key, msg) // forgotten meanwhile (WithMaxKeys): made again
-	}
-	return v, err
+	return r.admitted(ctx, e, msg, time.Time{}, r.factory)
 }
 
 // CallWith is Call for a key that f makes if it does not exist yet —
@@ -74,11 +70,7 @@ func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory)
 		r.calls.Rejected(ctx, &e.Config)
 		return nil, oe
 	}
-	v, err := r.admitted(ctx, e, msg, time.Time{})
-	if err == errs.ErrForgotten {
-		return r.callUnknownWith(ctx, key, msg, f)
-	}
-	return v, err
+	return r.admitted(ctx, e, msg, time.Time{}, f)
 }
 
 // callUnknown is Call for a key that is not in the table: unknown, made by
@@ -105,12 +97,13 @@ func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f F
 		r.calls.Rejected(ctx, &e.Config)
 		return nil, oe
 	}
-	return r.admitted(ctx, e, msg, start)
+	return r.admitted(ctx, e, msg, start, f)
 }
 
 // admitted is Call for a key whose circuit was not rejecting a moment ago.
-// start is when the call began, if it waited for the factory (else zero).
-func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any, start time.Time) (any, error) {
+// start is when the call began, if it waited for the factory (else zero);
+// f makes the key again if it is forgotten meanwhile (nil: none).
+func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any, start time.Time, f Factory) (any, error) {
 	if err := r.checkMessage(&e.Config.Target, msg); err != nil {
 		return nil, err
 	}
@@ -120,14 +113,16 @@ func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any, sta
 		r.calls.Rejected(ctx, &e.Config)
 		return nil, ErrOverloaded
 	}
-	return r.forward(ctx, e, msg, callTimeout, max, start)
+	return r.forward(ctx, e, msg, callTimeout, max, start, f)
 }
 
 // forward sends a call to the key's breaker and waits for its answer,
 // recording a span and metrics when they are configured. Its deadline counts
 // from start (zero: now). The call holds the MaxInFlight slot (max) that
 // Cell.Admit counted until it has its answer and its target is done with it.
-func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, callTimeout time.Duration, max int, start time.Time) (any, error) {
+// If the key is forgotten while the call waits for it to wake (WithMaxKeys),
+// f makes it again and the call carries on (remade).
+func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, callTimeout time.Duration, max int, start time.Time, f Factory) (any, error) {
 	now := r.caller.Now()
 	if start.IsZero() {
 		start = now
@@ -138,6 +133,9 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 	}
 	ctx, span := r.calls.Start(ctx, e.Key, start)
 	v, err := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now)
+	if err == errs.ErrForgotten {
+		return r.remade(ctx, e.Key, msg, f, span, start, deadline)
+	}
 	r.calls.Finish(ctx, &e.Config, span, start, err)
 	return v, err
 }

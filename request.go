@@ -8,7 +8,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/internal/sendhook"
 	"github.com/tripwire-go/tripwire/registry"
 )
@@ -52,11 +51,7 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 		return nil
 	}
 	err = r.request(self, key, msg, func() (any, error) {
-		v, err := r.forward(context.Background(), e, msg, callTimeout, max, time.Time{})
-		if err == errs.ErrForgotten {
-			return r.callUnknown(context.Background(), key, msg) // forgotten meanwhile: made again
-		}
-		return v, err
+		return r.forward(context.Background(), e, msg, callTimeout, max, time.Time{}, r.factory)
 	})
 	if err != nil {
 		e.Cell.Done(max)

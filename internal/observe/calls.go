@@ -70,11 +70,26 @@ func (c *Calls) Finish(ctx context.Context, cfg *tactor.Config, span trace.Span,
 	if c.metrics != nil {
 		c.metrics.record(ctx, cfg, label, time.Since(start))
 	}
-	if span != nil {
-		span.SetAttributes(AttrOutcome.String(label.String()))
-		if err != nil {
-			span.SetStatus(codes.Error, err.Error())
-		}
-		span.End()
+	end(span, label, err)
+}
+
+// Abandon ends the span that Start began of a call that ended with err
+// before a breaker took it, whose metrics (if any) were recorded as for a
+// call refused at once (Rejected, RefusedKey) or not at all.
+func (c *Calls) Abandon(span trace.Span, err error) {
+	if c != nil {
+		end(span, LabelOf(err), err)
 	}
+}
+
+// end ends span (nil: none) with the call's outcome.
+func end(span trace.Span, label Label, err error) {
+	if span == nil {
+		return
+	}
+	span.SetAttributes(AttrOutcome.String(label.String()))
+	if err != nil {
+		span.SetStatus(codes.Error, err.Error())
+	}
+	span.End()
 }

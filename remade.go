@@ -1,0 +1,49 @@
+package tripwire
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/tripwire-go/tripwire/internal/errs"
+)
+
+// remade carries on a call whose key was forgotten (WithMaxKeys) while the
+// call waited for the key to wake, which its target never saw: f makes the
+// key again and the call goes to it, within the deadline it began with, as
+// often as the key is forgotten again meanwhile. The call's span, begun at
+// start, and its metrics record only the one answer its caller gets.
+func (r *Registry) remade(ctx context.Context, key string, msg any, f Factory, span trace.Span, start, deadline time.Time) (any, error) {
+	for {
+		e, err := r.resolve(ctx, key, f, deadline)
+		if err == nil {
+			err = r.checkMessage(&e.Config.Target, msg)
+		}
+		if err != nil {
+			if errors.Is(err, ErrTooManyKeys) {
+				r.calls.RefusedKey()
+			}
+			r.calls.Abandon(span, err)
+			return nil, err
+		}
+		_, max := e.Config.Limits()
+		if oe := e.Cell.Reject(); oe != nil {
+			err = oe // not assigned above: a nil *OpenError is no nil error
+		} else if !e.Cell.Admit(max) {
+			e.Cell.CountOverloaded()
+			err = ErrOverloaded
+		}
+		if err != nil {
+			r.calls.Rejected(ctx, &e.Config)
+			r.calls.Abandon(span, err)
+			return nil, err
+		}
+		v, err := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, r.caller.Now())
+		if err != errs.ErrForgotten {
+			r.calls.Finish(ctx, &e.Config, span, start, err)
+			return v, err
+		}
+	}
+}
