@@ -66,7 +66,9 @@ type Settings struct {
 	IgnoreTargetDown bool
 	// IdleTimeout, if positive, stops a closed breaker that had no call for
 	// that long, freeing its memory; the next call starts it again, closed
-	// (default 0: never). An open or forced breaker never stops this way.
+	// (default 0: never). An open or forced breaker never stops this way,
+	// nor one whose target still runs a call it answered already and holds
+	// its MaxInFlight slot (a target that ignores its context).
 	IdleTimeout time.Duration
 }
 

@@ -20,7 +20,10 @@ func (b *breaker) armIdle(ctx actor.Context, d time.Duration) {
 
 // checkIdle stops a closed, unforced breaker with nothing in flight that has
 // had no call for IdleTimeout; otherwise it checks again when that could
-// first be true.
+// first be true. A target still running a call answered already (one that
+// ignores its deadline) holds its MaxInFlight slot, and keeps the key awake:
+// a key passivated could be forgotten (WithMaxKeys), and the key made again
+// would admit MaxInFlight calls more next to it.
 func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	if m.incarnation != b.circuit.Gen.Incarnation || m.seq != uint64(b.idleSeq) {
 		return
@@ -33,7 +36,7 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	c := &b.circuit
 	// A call queued behind this turn is activity too: never passivate with
 	// one waiting (its caller would have to wake the key again).
-	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 && b.cfg.Cell.admittedInFlight() == 0 &&
+	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 && b.cfg.Cell.admittedInFlight() == 0 && b.cfg.Cell.inflight.Load() == 0 &&
 		idle >= b.rules.IdleTimeout && b.cfg.Mailbox.UserMessageCount() == 0 {
 		b.cfg.Cell.flags.Or(flagPassivated)
 		b.endDrain()
