@@ -740,6 +740,9 @@ func (m *model) advanceTo(t time.Time) (tie bool) {
 		case idle != nil:
 			m.now = next
 			for _, c := range m.calls {
+				if c.b == idle && idle.s.maxInFlight > 0 && c.workerEnd.Equal(next) {
+					tie = true // its slot given back at the idle check's instant
+				}
 				if !c.inFlight || c.b != idle {
 					continue
 				}
@@ -762,11 +765,13 @@ func (m *model) advanceTo(t time.Time) (tie bool) {
 }
 
 // checkIdle is b's idle check, due now: a closed breaker with nothing in
-// flight and no admission or outcome for IdleTimeout stops (passivates);
-// otherwise it checks again when that could first be true.
+// flight, no MaxInFlight slot held by a target still running, and no
+// admission or outcome for IdleTimeout stops (passivates); otherwise it
+// checks again when that could first be true.
 func (m *model) checkIdle(b *breakerModel) {
 	idleFor := m.now.Sub(b.lastActive)
-	if b.state == tripwire.Closed && b.forced == notForced && m.inFlight(b) == 0 && idleFor >= b.s.idleTimeout {
+	slots := b.s.maxInFlight == 0 || m.held(b) == 0 // no target still runs a call answered already
+	if b.state == tripwire.Closed && b.forced == notForced && m.inFlight(b) == 0 && slots && idleFor >= b.s.idleTimeout {
 		b.passivated, b.idleCheck = true, time.Time{}
 		m.tally["passivated"]++
 		return
