@@ -340,6 +340,16 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 // a later turn, sees the call counted. Every place that ends a call in
 // flight ends it here.
 func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout, done bool, res Result, now time.Time) {
+	if b.carried(c) {
+		// Admitted before a crash (Cell.orphan): its caller gets res, and it
+		// counts nowhere, as a call its caller admitted then (takeEnd).
+		c.ctx.cancel(context.Canceled)
+		if c.claim() {
+			c.spent = done
+			c.deliver(res)
+		}
+		return
+	}
 	claimed := c.claim()
 	canceled := !claimed && c.wasWithdrawn()
 	if canceled {
@@ -363,6 +373,10 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout,
 	b.count(t, now, d, measured)
 }
 
+// carried reports whether the breaker's table holds c for an earlier
+// incarnation, which crashed.
+func (b *breaker) carried(c *Call) bool { return c.gen.Incarnation != b.circuit.Gen.Incarnation }
+
 func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	if c.admittedIn != nil {
 		switch b.takeEnd(c, false) {
@@ -374,6 +388,10 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 			return
 		}
 	} else if !b.inflight.remove(c) {
+		return
+	} else if b.carried(c) { // carried over a crash: it counts nowhere (see end)
+		c.abandon()
+		c.ctx.cancel(context.Canceled)
 		return
 	}
 	c.abandon()

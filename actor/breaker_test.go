@@ -220,6 +220,7 @@ func TestStaleOutcomeAfterRestartIsIgnored(t *testing.T) {
 		// unanswered
 		require.ErrorIs(t, answer(old).Err, errBoom)
 		require.Equal(t, Snapshot{State: state.Closed, Failures: 1, InFlight: 1}, r.snapshot())
+		require.EqualValues(t, 1, r.fullSnapshot().Stats.Total.Failures, "nor in the statistics")
 		require.True(t, unanswered(inflight))
 		close(newGate)
 		require.ErrorIs(t, answer(inflight).Err, errBoom)
