@@ -110,3 +110,23 @@ func TestTheListFiltersByPrefixAndStateAndLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestAKeyFoundWorseByALookIsInKeyOrderAmongItsKind(t *testing.T) {
+	// Given k02 failing, seen so by a look, and k01 and k03 healthy
+	f := serve(t, keys("k", 3))
+	f.dep.set("k02", true)
+	f.call(t, "k02", 1)
+	var l List
+	f.getJSON(t, "/api/breakers", &l)
+	if got, want := order(l.Rows), []string{"k02", "k01", "k03"}; !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	// When k01 fails too, without a transition
+	f.dep.set("k01", true)
+	f.call(t, "k01", 1)
+	// Then the next look shows the two failing keys by key
+	f.getJSON(t, "/api/breakers", &l)
+	if got, want := order(l.Rows), []string{"k01", "k02", "k03"}; !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -52,7 +53,9 @@ func (b *board) look(f filter) ([]Row, int, Summary) {
 		}
 	}
 	// a look may have found a key worse than its mark said: order again
-	slices.SortStableFunc(rows, func(x, y Row) int { return cmp.Compare(y.Severity, x.Severity) })
+	slices.SortFunc(rows, func(x, y Row) int {
+		return cmp.Or(cmp.Compare(y.Severity, x.Severity), strings.Compare(x.Key, y.Key))
+	})
 	b.summary = b.count()
 	return rows, matched, b.summary
 }
