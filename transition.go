@@ -30,8 +30,9 @@ const (
 // each breaker made them (per key; keys interleave), after the fact, on a
 // goroutine of its own — never inside a breaker's turn or under a lock. A
 // subscriber that falls more than 1024 transitions behind misses further ones
-// until it catches up; each miss is counted in a Warn log line ("subscriber
-// falling behind"). By the time fn hears of a transition, callers of the key
+// until it catches up; Warn log lines report the misses: the first and
+// every 1024th of a run ("subscriber falling behind"), and the run's total
+// when it catches up ("subscriber caught up"). By the time fn hears of a transition, callers of the key
 // see it (or a later one): a call that fn makes on hearing "closed" does not
 // get the ErrOpen of the period that ended. A panic in fn is logged and the
 // subscription goes on.

@@ -27,12 +27,15 @@ func newSubscriber(fn func(state.Transition), log *zap.Logger) *subscriber {
 	return s
 }
 
-// offer queues t, or drops it if the subscriber is SubscriberBuffer behind.
-// It runs under the hub's mutex, which also guards closing ch.
+// offer queues t, or drops it if the subscriber is SubscriberBuffer behind:
+// it warns at the first drop of a run, at every SubscriberBuffer-th, and
+// with the run's total at the first transition queued again. It runs under
+// the hub's mutex, which also guards closing ch.
 func (s *subscriber) offer(t state.Transition, log *zap.Logger) {
 	select {
 	case s.ch <- t:
-		if s.dropped > 0 {
+		if s.dropped > 0 { // the end of a run of drops: its total
+			log.Warn("subscriber caught up: transitions dropped", zap.Int64("dropped", s.dropped))
 			s.dropped = 0
 		}
 	default:

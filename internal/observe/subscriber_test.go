@@ -68,6 +68,9 @@ func TestOfferDropsBeyondTheBufferAndWarns(t *testing.T) {
 		}
 		s.offer(transition("x", 9999), log)
 		require.Zero(t, s.dropped)
+		caught := logs.FilterMessage("subscriber caught up: transitions dropped").All()
+		require.Len(t, caught, 1, "the run's total, once")
+		require.Equal(t, map[string]any{"dropped": int64(SubscriberBuffer)}, caught[0].ContextMap())
 		synctest.Wait()
 		require.Len(t, c.all(), 2+SubscriberBuffer)
 
@@ -148,6 +151,40 @@ func TestWaitReturnsCtxErrWhileTheCallbackRuns(t *testing.T) {
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		require.Equal(t, 2*time.Second, time.Since(start))
 		close(gate)
+		require.NoError(t, s.wait(context.Background()))
+	})
+}
+
+func TestARunOfDropsIsReportedWithItsTotal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// Given a subscriber stuck in its callback with its buffer full
+		log, logs := observedLog()
+		gate := make(chan struct{})
+		fn, c := gated(gate)
+		s := newSubscriber(fn, log)
+		for n := range 1 + SubscriberBuffer {
+			s.offer(transition("x", n), log)
+			synctest.Wait()
+		}
+
+		// When five are dropped, then it catches up and takes one more
+		for n := range 5 {
+			s.offer(transition("x", n), log)
+		}
+		close(gate)
+		synctest.Wait()
+		s.offer(transition("x", 0), log)
+
+		// Then one warning said it fell behind, and one how many it lost
+		require.Len(t, logs.FilterMessageSnippet("subscriber falling behind").All(), 1)
+		caught := logs.FilterMessage("subscriber caught up: transitions dropped").All()
+		require.Len(t, caught, 1)
+		require.Equal(t, zapcore.WarnLevel, caught[0].Level)
+		require.EqualValues(t, 5, caught[0].ContextMap()["dropped"])
+		synctest.Wait()
+		require.Len(t, c.all(), 2+SubscriberBuffer)
+
+		s.stop()
 		require.NoError(t, s.wait(context.Background()))
 	})
 }
