@@ -116,6 +116,10 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		m.mu.Unlock()
 		return
 	case asleep:
+		if lateOutcome(msg) {
+			m.mu.Unlock()
+			return // the key sleeps on: its breaker would only drop it
+		}
 		m.push(&m.queues().user, msg)
 		m.setPhase(held) // the first post wakes the key; the rest wait
 		m.mu.Unlock()
@@ -398,4 +402,17 @@ func (q *queue) pop() any {
 		q.items, q.head = q.items[:n], 0
 	}
 	return x
+}
+
+// lateOutcome reports whether msg is a target's outcome of a call answered
+// already (its deadline passed, its caller withdrew it): what a target
+// that ignores its context returns after its key passivated. A key
+// passivates with no call in flight, so its breaker would drop the outcome.
+func lateOutcome(msg any) bool {
+	o, ok := msg.(*task.Completion)
+	if !ok {
+		return false
+	}
+	c, ok := o.Token.(*Call)
+	return ok && c.status.Load()&stateBits != pending
 }
