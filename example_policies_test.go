@@ -52,7 +52,11 @@ func clientFor(tenant string) func(context.Context, any) (any, error) {
 }
 
 // scheduleRetry is where a caller would plan its next attempt.
-func scheduleRetry(d time.Duration) { fmt.Println("retry in", d.Round(time.Second)) }
+// It prints d in whole seconds, rounded up: the example's output holds
+// however long the machine took since the trip (under a second).
+func scheduleRetry(d time.Duration) {
+	fmt.Println("retry in", (d + time.Second - 1).Truncate(time.Second))
+}
 
 // Consecutive failures open the circuit at Threshold.
 func ExampleSettings_threshold() {
