@@ -16,7 +16,7 @@ import (
 // middleware in front of it, ShedExpired) can read it with CallDeadline and
 // drop work whose caller has already been answered ErrTimeout. Across
 // machines the two clocks are compared, so they must agree to well within
-// the deadline.
+// the deadline. WithoutDeadlineHeader sends a target's calls without it.
 const DeadlineHeader = task.DeadlineHeader
 
 // CallDeadline reads the deadline a call put in a message's header (in an

@@ -18,6 +18,8 @@ type targetSpec struct {
 	pid   *actor.PID
 	fn    func(ctx context.Context, msg any) (any, error)
 	check func(msg any) error // nil: every message is fine
+	// undated: asks carry no DeadlineHeader (WithoutDeadlineHeader)
+	undated bool
 }
 
 func (t targetSpec) target() targetSpec { return t }

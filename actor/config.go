@@ -17,6 +17,17 @@ type Callee struct {
 	PID  *actor.PID
 	// Check, if set, refuses a message before its call is admitted.
 	Check func(msg any) error
+	// Undated asks of PID carry no DeadlineHeader (WithoutDeadlineHeader).
+	Undated bool
+}
+
+// dated is the deadline an ask of t carries in its DeadlineHeader: d, or
+// none (zero) if t is Undated.
+func (t *Callee) dated(d time.Time) time.Time {
+	if t.Undated {
+		return time.Time{}
+	}
+	return d
 }
 
 // Shared is what every breaker of one registry shares.

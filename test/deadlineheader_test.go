@@ -2,7 +2,9 @@ package test
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -48,4 +50,58 @@ func wantDeadline(t *testing.T, want time.Time, answer any) {
 	got := answer.([]any)
 	require.Equal(t, true, got[1], "no deadline header")
 	require.True(t, want.Equal(got[0].(time.Time)), "deadline %v, want %v", got[0], want)
+}
+
+func TestWithoutDeadlineHeaderSendsNoDeadline(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given an actor target that fails "fail" and answers the others
+		// with whether their header had a deadline, behind a breaker that
+		// opens on one failure, without the header
+		pid := e.Sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+			switch m := c.Message().(type) {
+			case string:
+				if m == "fail" {
+					c.Respond(errors.New("failed"))
+					return
+				}
+				_, ok := tripwire.CallDeadline(c.MessageHeader())
+				c.Respond(ok)
+			}
+		}))
+		target := tripwire.WithoutDeadlineHeader(tripwire.ActorTarget(pid))
+		testkit.Register(t, e.Reg, "svc", target, tripwire.Settings{Threshold: 1, OpenTimeout: time.Second})
+
+		// When it is called closed (its caller sends the ask), then as the
+		// probe of a half-open circuit (its breaker does)
+		closed, err := e.Reg.Call(context.Background(), "svc", "closed")
+		require.NoError(t, err)
+		_, err = e.Reg.Call(context.Background(), "svc", "fail")
+		require.Error(t, err)
+		time.Sleep(time.Second + time.Millisecond)
+		synctest.Wait() // half-open
+		probe, err := e.Reg.Call(context.Background(), "svc", "probe")
+		require.NoError(t, err)
+
+		// Then neither call carried a deadline
+		require.Equal(t, false, closed, "the caller's ask")
+		require.Equal(t, false, probe, "the breaker's ask")
+	})
+}
+
+func TestWithoutDeadlineHeaderLeavesOtherTargetsAsTheyAre(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given a function target and a nil Target, without the header
+		fn := tripwire.FuncTarget(func(ctx context.Context, _ any) (any, error) {
+			_, ok := ctx.Deadline()
+			return ok, nil
+		})
+		// Then the function still runs with its deadline in its context
+		testkit.Register(t, e.Reg, "fn", tripwire.WithoutDeadlineHeader(fn), tripwire.Settings{})
+		v, err := e.Reg.Call(context.Background(), "fn", "x")
+		require.NoError(t, err)
+		require.Equal(t, true, v)
+		// and the nil Target is refused as ever
+		err = e.Reg.Register("nil", tripwire.WithoutDeadlineHeader(nil), tripwire.Settings{})
+		require.ErrorIs(t, err, tripwire.ErrInvalidTarget)
+	})
 }
