@@ -106,8 +106,7 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 // to the breaker otherwise (Call.Redirect), so a function never runs for a
 // call the circuit would not have admitted.
 func (k *Caller) admit(mb *Mailbox, c *Call, adm *admission, now time.Time) {
-	cfg := mb.owner
-	cfg.Cell.admitted.Add(1)
+	cfg := mb.owner // (admissionOf counted the call)
 	c.admittedIn, c.gen, c.admitted, c.mb = adm, adm.gen, now, mb
 	c.expiry.call = c
 	c.engage() // the target's hold on the call, until it is done with it
@@ -120,11 +119,21 @@ func (k *Caller) admit(mb *Mailbox, c *Call, adm *admission, now time.Time) {
 }
 
 // admissionOf is the admission of the key's closed circuit if a call due at
-// deadline may take it at now (see admit), else nil.
+// deadline may take it at now (see admit), else nil. The call is counted
+// among the admitted before the admission is read (and uncounted if there
+// is none): a breaker that takes its admission back and then counts no call
+// admitted has none on its way (checkIdle).
 func admissionOf(mb *Mailbox, deadline, now time.Time) *admission {
-	if cfg := mb.owner; cfg != nil && now.Before(deadline) {
-		return cfg.Cell.admits.Load()
+	cfg := mb.owner
+	if cfg == nil || !now.Before(deadline) {
+		return nil
 	}
+	cell := &cfg.Cell
+	cell.admitted.Add(1)
+	if adm := cell.admits.Load(); adm != nil {
+		return adm
+	}
+	cell.admitted.Add(^uint32(0))
 	return nil
 }
 

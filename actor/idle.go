@@ -38,6 +38,15 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	// one waiting (its caller would have to wake the key again).
 	if c.State == state.Closed && c.Forced == state.NotForced && len(b.inflight) == 0 && b.cfg.Cell.admittedInFlight() == 0 && b.cfg.Cell.inflight.Load() == 0 &&
 		idle >= b.rules.IdleTimeout && b.cfg.Mailbox.UserMessageCount() == 0 {
+		// Callers admit calls themselves while the circuit publishes its
+		// admission: take it back, then look again, so that none slips in
+		// unseen (admissionOf counts a call before it reads the admission).
+		b.cfg.Cell.admitting(nil, nil)
+		if b.cfg.Cell.admittedInFlight() != 0 || b.cfg.Cell.inflight.Load() != 0 || b.cfg.Mailbox.UserMessageCount() != 0 {
+			b.publishAdmits()
+			b.armIdle(ctx, b.rules.IdleTimeout)
+			return
+		}
 		b.cfg.Cell.flags.Or(flagPassivated)
 		b.endDrain()
 		s := b.cfg.Cell.stats.Load()
