@@ -390,6 +390,7 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	} else if !b.inflight.remove(c) {
 		return
 	} else if b.carried(c) { // carried over a crash: it counts nowhere (see end)
+		b.lastActive = monoOf(time.Now()) // but it is the key's activity (takeEnd)
 		c.abandon()
 		c.ctx.cancel(context.Canceled)
 		return

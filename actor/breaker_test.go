@@ -307,3 +307,30 @@ func TestCrashCarriesCallsInFlightOver(t *testing.T) {
 		require.Equal(t, Snapshot{State: state.Closed}, r.snapshot())
 	})
 }
+
+func TestAWithdrawnCallCarriedOverACrashCountsNowhereButKeepsTheKeyAwake(t *testing.T) {
+	const idle = 10 * time.Second
+	inBubbleWith(t, Rules{IdleTimeout: idle}, func(t *testing.T, r *rig) {
+		// Given a call hung in its target when the breaker crashed
+		gate := make(chan struct{})
+		defer close(gate)
+		old := r.send(gate)
+		synctest.Wait()
+		r.crash()
+
+		// When its caller withdraws it 9 s later
+		time.Sleep(9 * time.Second)
+		require.True(t, old.Withdraw())
+		r.sys.Root.Send(r.pid, &Withdraw{Call: old})
+		synctest.Wait()
+
+		// Then it counts nowhere
+		s := r.fullSnapshot()
+		require.Zero(t, s.Stats.Total.Canceled)
+		require.Zero(t, s.InFlight)
+		// and the key stays up for IdleTimeout from the withdrawal
+		time.Sleep(idle - time.Second)
+		synctest.Wait()
+		require.False(t, r.cfg.Cell.Passivated())
+	})
+}
