@@ -17,6 +17,10 @@ import (
 // start, and its metrics record only the one answer its caller gets.
 func (r *Registry) remade(ctx context.Context, key string, msg any, f Factory, span trace.Span, start, deadline time.Time) (any, error) {
 	for {
+		if !r.caller.Now().Before(deadline) { // nothing to make the key for
+			r.calls.Abandon(span, ErrTimeout)
+			return nil, ErrTimeout
+		}
 		e, err := r.resolve(ctx, key, f, deadline)
 		if err == nil {
 			err = r.checkMessage(&e.Config.Target, msg)
