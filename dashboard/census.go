@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -26,13 +27,12 @@ type censusKey struct {
 	asleep   bool // passivated: not asked, which would wake it
 }
 
-// span is the range of c.keys that start with prefix.
+// span is the range of c.keys that start with prefix, found by two binary
+// searches: the keys with prefix are the first of those from prefix on.
 func (c *census) span(prefix string) (lo, hi int) {
 	lo, _ = slices.BinarySearchFunc(c.keys, prefix, byKey)
-	hi = lo
-	for hi < len(c.keys) && strings.HasPrefix(c.keys[hi].key, prefix) {
-		hi++
-	}
+	rest := c.keys[lo:]
+	hi = lo + sort.Search(len(rest), func(i int) bool { return !strings.HasPrefix(rest[i].key, prefix) })
 	return lo, hi
 }
 
