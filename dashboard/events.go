@@ -65,9 +65,9 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 
 // follow sends a stream's events until it ends.
 func (h *Handler) follow(r *http.Request, s *stream, v *view, fl *follower, d *diff) {
-	quiet := time.NewTicker(keepaliveAfter)
+	quiet := time.NewTimer(keepaliveAfter)
 	defer quiet.Stop()
-	for s.err == nil {
+	for ; s.err == nil; quiet.Reset(keepaliveAfter - time.Since(s.last)) { // from the last write
 		select {
 		case <-r.Context().Done():
 			return

@@ -8,14 +8,16 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 )
 
 // recorder is an event stream served in a test's goroutines, with no
 // network: what works in a synctest bubble. It keeps every event written.
 type recorder struct {
-	hdr http.Header
-	mu  sync.Mutex
-	buf bytes.Buffer
+	hdr    http.Header
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	writes []time.Time // when each write came
 }
 
 func (r *recorder) Header() http.Header { return r.hdr }
@@ -24,7 +26,15 @@ func (r *recorder) Flush()              {}
 func (r *recorder) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.writes = append(r.writes, time.Now())
 	return r.buf.Write(p)
+}
+
+// writeTimes returns when each write came so far.
+func (r *recorder) writeTimes() []time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]time.Time(nil), r.writes...)
 }
 
 // events returns the events written so far.
