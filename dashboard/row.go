@@ -73,7 +73,7 @@ func rowOf(s tripwire.Snapshot, last Latency, now time.Time) Row {
 		Since:    utc(s.Since), OpenedAt: utc(s.OpenedAt), RetryAt: utc(s.RetryAt),
 		Failures: s.Failures, InFlight: s.InFlight, Restarts: s.Restarts, Asleep: s.Passivated,
 		WindowMs:       round(ms(st.Window), 3),
-		CallsPerSecond: round(st.CallsPerSecond, 3), ErrorPercent: math.Round(st.ErrorPercent*10) / 10,
+		CallsPerSecond: round(st.CallsPerSecond, 3), ErrorPercent: round(st.ErrorPercent, 3),
 		RejectedPerSecond: round(st.RejectedPerSecond, 3),
 		Recent:            st.Recent, Total: st.Total,
 		Latency: latencyOf(st.Latency),

@@ -83,3 +83,14 @@ func TestASeverityIsItsNameInJSON(t *testing.T) {
 		t.Error("dire unmarshals")
 	}
 }
+
+func TestAFailingKeysSmallErrorShareIsNotShownAsNone(t *testing.T) {
+	// Given a key with one failure in 2,500 calls in its window (0.04 %)
+	s := tripwire.Snapshot{Key: "k", State: tripwire.Closed, Since: t0}
+	s.Stats.ErrorPercent = 0.04
+	s.Stats.Recent = tripwire.Counts{Calls: 2500, Successes: 2499, Failures: 1}
+	// Then its row shows the share to three significant digits, not 0
+	if r := rowOf(s, Latency{}, t0); r.ErrorPercent != 0.04 {
+		t.Fatalf("error_percent %v, want 0.04 (severity %v)", r.ErrorPercent, r.Severity)
+	}
+}
