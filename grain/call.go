@@ -161,11 +161,14 @@ func (g *caller) lookup(ctx context.Context) (*actor.PID, error) {
 	}
 	for {
 		left := g.gone.nextLeave()
-		found := make(chan *actor.PID, 1)
-		go func() { found <- g.cluster.Get(g.identity, g.kind) }()
+		found := make(chan looked, 1)
+		go g.get(found)
 		select {
-		case pid := <-found:
-			return pid, ctx.Err()
+		case l := <-found:
+			if l.err != nil {
+				return nil, l.err
+			}
+			return l.pid, ctx.Err()
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-left:
@@ -177,4 +180,24 @@ func (g *caller) lookup(ctx context.Context) (*actor.PID, error) {
 // forget drops pid from the cache, if it is still the grain's cached PID.
 func (g *caller) forget(pid *actor.PID) {
 	g.cluster.PidCache.RemoveByValue(g.identity, g.kind, pid)
+}
+
+// looked is what a lookup found: the grain's PID, or why there is none.
+type looked struct {
+	pid *actor.PID
+	err error
+}
+
+// get sends to found where the cluster says the grain lives. A panic in
+// protoactor's lookup — a call while StartMember is still building the
+// cluster, between its setting IdentityLookup and its partitions — fails
+// the lookup instead of the process.
+func (g *caller) get(found chan<- looked) {
+	defer func() {
+		if p := recover(); p != nil {
+			found <- looked{err: fmt.Errorf("%w: grain %s/%s: the cluster's lookup failed (is it still starting?): %v",
+				tripwire.ErrTargetDown, g.kind, g.identity, p)}
+		}
+	}()
+	found <- looked{pid: g.cluster.Get(g.identity, g.kind)}
 }

@@ -47,3 +47,26 @@ func TestAClusterNotMadeByNewIsNoTarget(t *testing.T) {
 		t.Fatalf("Target of a cluster without a PID cache: %v, want ErrInvalidTarget", err)
 	}
 }
+
+// StartMember sets the cluster's lookup before it sets the lookup up: a
+// call in between found a lookup that panics, on protoactor's goroutine,
+// which ended the program. It fails with ErrTargetDown.
+func TestACallWhileTheClusterStartsIsTargetDown(t *testing.T) {
+	sys := testkit.NewSystem(t)
+	reg := testkit.Start(t, sys)
+	cfg := cluster.Configure("shop", test.NewTestProvider(test.NewInMemAgent()), disthash.New(),
+		remote.Configure("127.0.0.1", 0), cluster.WithKinds(cluster.NewKind("cart", cartProps)))
+	c := cluster.New(sys, cfg)
+	c.IdentityLookup = cfg.IdentityLookup // as StartMember does first, not yet Setup
+	target, err := grain.Target(c, "cart", "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Register("cart/alice", target, tripwire.Settings{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = reg.Call(context.Background(), "cart/alice", wrapperspb.String("get"))
+	if !errors.Is(err, tripwire.ErrTargetDown) {
+		t.Fatalf("call while the cluster starts: %v, want ErrTargetDown", err)
+	}
+}
