@@ -32,7 +32,8 @@ func CallDeadline(header actor.ReadonlyMessageHeader) (time.Time, bool) {
 // Request and RequestFuture would wrap it in an envelope of their own — to
 // a PID that replies to sender, such as a future's (actor.NewFuture), and
 // wait no longer than deadline. A nil message, one that is already an
-// envelope, or a zero deadline is ErrInvalidMessage.
+// envelope, or a zero deadline, or one after 2262 (the header's nanoseconds
+// end then: send such a message without the header) is ErrInvalidMessage.
 func DeadlineEnvelope(msg any, sender *actor.PID, deadline time.Time) (*actor.MessageEnvelope, error) {
 	switch msg.(type) {
 	case nil:
@@ -42,6 +43,9 @@ func DeadlineEnvelope(msg any, sender *actor.PID, deadline time.Time) (*actor.Me
 	}
 	if deadline.IsZero() {
 		return nil, fmt.Errorf("%w: zero deadline", ErrInvalidMessage)
+	}
+	if task.Dated(deadline).IsZero() {
+		return nil, fmt.Errorf("%w: deadline %v is past what the header can carry (2262)", ErrInvalidMessage, deadline)
 	}
 	env := &actor.MessageEnvelope{Message: msg, Sender: sender}
 	env.SetHeader(DeadlineHeader, strconv.FormatInt(deadline.UnixNano(), 10))

@@ -53,7 +53,7 @@ func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, 
 // again, as a new ask.
 func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, courier Courier, classify Classifier) {
 	r := p.replies
-	*a = Ask{sys: r.sys, router: r, courier: courier, classify: classify, deadline: deadline} // made whole: a call's Ask is used again
+	*a = Ask{sys: r.sys, router: r, courier: courier, classify: classify, deadline: Dated(deadline)} // made whole: a call's Ask is used again
 	// The system's address now: remote may have started after the router.
 	// A PID of its own, not one kept in the Ask: a target may keep the
 	// sender and answer again later, and that late answer must still name

@@ -3,6 +3,7 @@ package test
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -103,5 +104,30 @@ func TestWithoutDeadlineHeaderLeavesOtherTargetsAsTheyAre(t *testing.T) {
 		// and the nil Target is refused as ever
 		err = e.Reg.Register("nil", tripwire.WithoutDeadlineHeader(nil), tripwire.Settings{})
 		require.ErrorIs(t, err, tripwire.ErrInvalidTarget)
+	})
+}
+
+func TestACallWithNoTimeoutIsNotShed(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given an actor behind ShedExpired, and a breaker whose calls have
+		// no timeout (math.MaxInt64: a deadline past 2262)
+		shed, err := tripwire.ShedExpired(tripwire.ShedConfig{})
+		require.NoError(t, err)
+		pid := e.Sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+			if _, ok := c.Message().(string); ok {
+				_, dated := tripwire.CallDeadline(c.MessageHeader())
+				c.Respond(dated)
+			}
+		}, actor.WithReceiverMiddleware(shed)))
+		testkit.Register(t, e.Reg, "svc", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: math.MaxInt64})
+
+		// When it is called, then the actor runs it, with no deadline in
+		// its header (the header cannot carry it; it wrapped to 1677)
+		dated, err := e.Reg.Call(context.Background(), "svc", "x")
+		require.NoError(t, err)
+		require.Equal(t, false, dated)
+		// and an envelope for such a deadline is refused
+		_, err = tripwire.DeadlineEnvelope("x", nil, time.Now().Add(math.MaxInt64))
+		require.ErrorIs(t, err, tripwire.ErrInvalidMessage)
 	})
 }
