@@ -20,6 +20,7 @@ type Provider struct {
 
 	mu     sync.Mutex
 	inner  cluster.ClusterProvider // nil until started
+	client *clientv3.Client        // inner's, nil until started
 	logger *slog.Logger            // the cluster's, once started
 }
 
@@ -80,6 +81,12 @@ func (p *Provider) Shutdown(graceful bool) error {
 		return nil // protoactor's Shutdown would read the member it never had
 	}
 	err := inner.Shutdown(graceful)
+	p.mu.Lock()
+	client := p.client
+	p.mu.Unlock()
+	if client != nil {
+		_ = client.Close() // its lease's loops, which outlive the connection
+	}
 	p.conn.close()
 	if err == nil {
 		return nil
@@ -106,6 +113,7 @@ func (p *Provider) start(c *cluster.Cluster) (cluster.ClusterProvider, error) {
 			return nil, err
 		}
 		p.inner = inner
+		p.client = clientOf(inner)
 	}
 	return p.inner, nil
 }

@@ -27,8 +27,8 @@ func TestEtcdMemberLeavesGracefully(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Then it has left etcd cleanly, within protoactor's fixed 2 s and a margin
-	if took := leftAfter(t, left); !strings.Contains(left, "deregister=false timeout=false") || took > 4*time.Second {
-		t.Fatalf("d: %q, want a clean leave within 4 s", left)
+	if took := leftAfter(t, left); !strings.Contains(left, "deregister=false timeout=false etcd_goroutines=0") || took > 4*time.Second {
+		t.Fatalf("d: %q, want a clean leave within 4 s that ends the etcd client's goroutines", left)
 	}
 	// And r's provider dropped it before its lease could expire
 	ec.members(t, 2, etcdLease/2)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -86,9 +87,27 @@ func runEtcdMember(spec string) int {
 	}
 	start := time.Now()
 	c.Shutdown(true)
-	fmt.Printf("LEFT %v deregister=%v timeout=%v %v\n", time.Since(start).Round(time.Millisecond),
-		errors.Is(left.err, etcdprovider.ErrDeregister), errors.Is(left.err, etcdprovider.ErrTimeout), left.err)
+	took := time.Since(start).Round(time.Millisecond)
+	fmt.Printf("LEFT %v deregister=%v timeout=%v etcd_goroutines=%d %v\n", took,
+		errors.Is(left.err, etcdprovider.ErrDeregister), errors.Is(left.err, etcdprovider.ErrTimeout),
+		etcdClientGoroutines(2*time.Second), left.err)
 	return 0
+}
+
+// etcdClientGoroutines is how many goroutines of the etcd client are left
+// once within has passed or there are none: the client's own loops (its
+// lease's keepalive) end with its context, which Shutdown must end.
+func etcdClientGoroutines(within time.Duration) int {
+	deadline := time.Now().Add(within)
+	for {
+		buf := make([]byte, 1<<20)
+		stacks := string(buf[:runtime.Stack(buf, true)])
+		n := strings.Count(stacks, "go.etcd.io/etcd/client/v3.(*lessor)")
+		if n == 0 || time.Now().After(deadline) {
+			return n
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // leaving keeps what the provider's Shutdown returned, which
