@@ -3,6 +3,7 @@ package grain
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -47,7 +48,8 @@ type Failover struct {
 	stopped bool
 	entries map[string]*entry          // by key
 	byAddr  map[string]map[*entry]bool // by the address of their last call; "": found no member
-	queue   []any                      // *cluster.ClusterTopology and reprobe, for run
+	queue   []any                      // *cluster.ClusterTopology, reprobe and sweep, for run
+	sweepAt int                        // the entries at which the next sweep is queued
 	wake    chan struct{}              // cap 1: the queue has work
 	quit    chan struct{}              // closed by Stop
 	done    chan struct{}              // closed when run returns
@@ -65,7 +67,7 @@ func NewFailover(reg *tripwire.Registry, c *cluster.Cluster) (*Failover, error) 
 	}
 	f := &Failover{
 		reg: reg, cluster: c,
-		entries: map[string]*entry{}, byAddr: map[string]map[*entry]bool{},
+		entries: map[string]*entry{}, byAddr: map[string]map[*entry]bool{}, sweepAt: minSweep,
 		wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
 		gone: departuresOf(c),
 	}
@@ -87,7 +89,10 @@ func NewFailover(reg *tripwire.Registry, c *cluster.Cluster) (*Failover, error) 
 // tell the failover where the grain lives. It fails with
 // tripwire.ErrInvalidKey if key is empty, tripwire.ErrInvalidTarget if
 // kind or identity is, and ErrStopped after Stop. Targets made for one key
-// share what is known of it.
+// share what is known of it. What the failover knows of a key the registry
+// no longer has (WithMaxKeys forgot it, or its Register failed) it drops as
+// more keys are made, so it holds at most about three times the keys
+// registered (or 2,048 more).
 func (f *Failover) Target(key, kind, identity string) (tripwire.Target, error) {
 	if key == "" {
 		return nil, fmt.Errorf("%w: a failover target needs the key it is registered under", tripwire.ErrInvalidKey)
@@ -104,6 +109,10 @@ func (f *Failover) Target(key, kind, identity string) (tripwire.Target, error) {
 	if !ok {
 		e = &entry{f: f, key: key}
 		f.entries[key] = e
+		if len(f.entries) >= f.sweepAt {
+			f.sweepAt = math.MaxInt // until the sweep sets it again
+			f.postLocked(sweep{})
+		}
 	}
 	return newTarget(&caller{cluster: f.cluster, kind: kind, identity: identity, track: e, gone: f.gone}), nil
 }
@@ -164,6 +173,8 @@ func (f *Failover) run() {
 				f.topologyChanged(ev)
 			case reprobe:
 				_ = f.reg.ProbeNow(string(ev)) // not open any more, unknown, shut down: nothing to do
+			case sweep:
+				f.sweep()
 			}
 		}
 	}

@@ -18,6 +18,7 @@ type entry struct {
 	// Guarded by f.mu.
 	indexed      *string   // the byAddr set it is in; nil: none
 	since, until time.Time // an Open transition in [since, until] is probed, once; zero until: none
+	unseen       bool      // its key was not registered at the last sweep
 }
 
 // started records the deadline of a call that starts. A nil entry (a

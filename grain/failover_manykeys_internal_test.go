@@ -2,6 +2,7 @@ package grain
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -73,5 +74,60 @@ func waitState(t *testing.T, reg *tripwire.Registry, keys []string, st tripwire.
 			}
 			time.Sleep(time.Millisecond)
 		}
+	}
+}
+
+// A failover's entries stay within twice the keys registered with it: the
+// entries of keys WithMaxKeys forgot, or whose Register failed, go.
+func TestFailoverDropsTheEntriesOfKeysNotRegistered(t *testing.T) {
+	sys := testkit.NewSystem(t)
+	x := newFixture(t, &testkit.Env{Sys: sys, Reg: testkit.Start(t, sys)})
+	// Given 100 keys registered through the failover
+	for i := range 100 {
+		x.key(fmt.Sprintf("kept/%d", i), memberA.Address())
+	}
+	// When targets are made for 10,000 keys that are never registered (a
+	// factory whose key WithMaxKeys refused, or forgot since)
+	// (each sweep let end before the next entry: sweeps come in order)
+	for i := range 10_000 {
+		if _, err := x.f.Target(fmt.Sprintf("gone/%d", i), "echo", "x"); err != nil {
+			t.Fatal(err)
+		}
+		x.swept(t)
+	}
+	// Then it holds no more entries than its sweeps allow: the 100, and
+	// the others of the last two sweeps
+	x.f.mu.Lock()
+	n := len(x.f.entries)
+	x.f.mu.Unlock()
+	if n > 100+2*minSweep {
+		t.Fatalf("%d entries for 100 registered keys", n)
+	}
+	// and every registered key's
+	x.f.mu.Lock()
+	defer x.f.mu.Unlock()
+	for i := range 100 {
+		if x.f.entries[fmt.Sprintf("kept/%d", i)] == nil {
+			t.Fatalf("kept/%d's entry dropped", i)
+		}
+	}
+}
+
+// swept waits until no sweep of the fixture's failover is queued or under
+// way, failing the test after 10 s.
+func (x *fixture) swept(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		x.f.mu.Lock()
+		sweeping := x.f.sweepAt == math.MaxInt
+		x.f.mu.Unlock()
+		if !sweeping {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the sweep did not end within 10 s")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
