@@ -30,10 +30,15 @@ func (f filter) admits(st tripwire.State) bool {
 }
 
 // filterOf reads ?prefix=, ?state= (closed, open, half_open, comma
-// separated) and ?limit= (1 to 1000, default 100). Anything else there is
-// a bad query.
+// separated) and ?limit= (1 to 1000, default 100), each at most once.
+// Anything else there is a bad query.
 func filterOf(q url.Values) (filter, error) {
 	f := filter{prefix: q.Get("prefix"), limit: defaultLimit}
+	for _, name := range []string{"prefix", "state", "limit"} {
+		if len(q[name]) > 1 {
+			return f, fmt.Errorf("%w: %s given %d times (comma-separate states)", errBadQuery, name, len(q[name]))
+		}
+	}
 	if len(f.prefix) > tripwire.MaxKeyLen {
 		return f, fmt.Errorf("%w: prefix longer than %d bytes", errBadQuery, tripwire.MaxKeyLen)
 	}

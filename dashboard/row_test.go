@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"errors"
 	"net/url"
 	"testing"
 	"time"
@@ -64,6 +65,12 @@ func TestAQueryIsReadOrRefused(t *testing.T) {
 	}
 	if f, err := filterOf(url.Values{}); err != nil || f.limit != defaultLimit || !f.admits(tripwire.Closed) {
 		t.Fatalf("%+v %v", f, err)
+	}
+	// A parameter given twice is refused, not read in part
+	for _, q := range []url.Values{{"state": {"open", "bogus"}}, {"limit": {"5", "7"}}, {"prefix": {"a", "b"}}} {
+		if _, err := filterOf(q); !errors.Is(err, errBadQuery) {
+			t.Errorf("%v: %v, want errBadQuery", q, err)
+		}
 	}
 }
 
