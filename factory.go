@@ -46,6 +46,7 @@ type flights struct {
 
 // flight is one run of the factory for a key.
 type flight struct {
+	key     string
 	done    chan struct{}
 	err     error // set before done is closed
 	waiters int   // guarded by flights.mu
@@ -95,7 +96,8 @@ func (r *Registry) resolve(ctx context.Context, key string, mk Factory, deadline
 // and the key is still unknown, and counts the caller as its waiter. It
 // returns the entry instead if the key was created meanwhile. The key is
 // looked up again under the flights lock: a flight is removed only after its
-// key is registered, so no second flight can start for a key just made.
+// key is registered, so no second flight can start for a key just made (or
+// once all its waiters left, see leave).
 func (r *Registry) join(ctx context.Context, key string, mk Factory) (*flight, *registry.Entry, error) {
 	r.flights.mu.Lock()
 	defer r.flights.mu.Unlock()
@@ -112,7 +114,7 @@ func (r *Registry) join(ctx context.Context, key string, mk Factory) (*flight, *
 		}
 		var fctx context.Context
 		fctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-		f = &flight{done: make(chan struct{}), cancel: cancel}
+		f = &flight{key: key, done: make(chan struct{}), cancel: cancel}
 		r.flights.m[key] = f
 		r.flights.wg.Add(1)
 		go r.fly(fctx, key, mk, f)
@@ -127,7 +129,9 @@ func (r *Registry) fly(ctx context.Context, key string, mk Factory, f *flight) {
 	defer r.flights.wg.Done()
 	err := r.build(ctx, key, mk)
 	r.flights.mu.Lock()
-	delete(r.flights.m, key)
+	if r.flights.m[key] == f { // (not if its waiters all left: see leave)
+		delete(r.flights.m, key)
+	}
 	f.err = err
 	r.flights.mu.Unlock()
 	f.cancel(context.Canceled)
@@ -135,12 +139,18 @@ func (r *Registry) fly(ctx context.Context, key string, mk Factory, f *flight) {
 }
 
 // leave uncounts a waiter that gave up; the last one out cancels the
-// factory's context.
+// factory's context, and takes the flight out of the way: a caller that
+// comes while the cancelled factory returns starts a flight of its own,
+// instead of joining one that fails for reasons not its own. (Should the
+// cancelled factory still register the key, the new flight finds it made.)
 func (r *Registry) leave(f *flight) {
 	r.flights.mu.Lock()
 	defer r.flights.mu.Unlock()
 	if f.waiters--; f.waiters == 0 {
 		f.cancel(errNoWaiters)
+		if r.flights.m[f.key] == f {
+			delete(r.flights.m, f.key)
+		}
 	}
 }
 
