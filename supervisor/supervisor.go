@@ -183,6 +183,13 @@ func (s *Supervisor) spawn(ctx actor.Context, e *registry.Entry) error {
 }
 
 func (s *Supervisor) unregister(ctx actor.Context, m *Unregister) {
+	if s.stopping {
+		// Shutdown stops every breaker, and the registry then ends every
+		// key it has: this one must still be among them, and its breaker
+		// may have stopped already (nothing would answer this).
+		m.Reply <- errs.ErrShutdown
+		return
+	}
 	e, ok := s.reg.Delete(m.Key)
 	if !ok {
 		m.Reply <- errs.ErrUnknownKey

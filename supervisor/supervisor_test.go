@@ -3,6 +3,7 @@ package supervisor_test
 import (
 	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
@@ -96,6 +97,40 @@ func TestUnregisterEndsTheKeysMailbox(t *testing.T) {
 		}
 		if _, err := r.call(idle); !errors.Is(err, errs.ErrShutdown) {
 			t.Errorf("call to the unregistered passivated key: %v", err)
+		}
+	})
+}
+
+// An Unregister that reaches the supervisor after Shutdown began (the
+// registry's Unregister passed its check just before) is refused, and the
+// key stays for the registry's shutdown to end: its breaker may have
+// stopped already, and nothing would answer an Unregister that waited for it.
+func TestUnregisterDuringShutdownIsRefusedAndKeepsTheKey(t *testing.T) {
+	inBubble(t, func(t *testing.T, r *rig) {
+		// Given a key whose breaker Shutdown has stopped
+		r.register("k", 0)
+		drained := make(chan error, 1)
+		r.sys.Root.Send(r.sup, &supervisor.Shutdown{Reply: drained})
+		if err := <-drained; err != nil {
+			t.Fatal(err)
+		}
+
+		// When an Unregister of it comes
+		reply := make(chan error, 1)
+		r.sys.Root.Send(r.sup, &supervisor.Unregister{Key: "k", Reply: reply})
+		synctest.Wait()
+
+		// Then it is answered at once, ErrShutdown, and the key is still there
+		select {
+		case err := <-reply:
+			if !errors.Is(err, errs.ErrShutdown) {
+				t.Fatalf("Unregister during Shutdown: %v, want ErrShutdown", err)
+			}
+		default:
+			t.Fatal("Unregister during Shutdown not answered")
+		}
+		if n := r.keys.Len(); n != 1 {
+			t.Fatalf("%d keys, want 1", n)
 		}
 	})
 }
