@@ -21,11 +21,19 @@ import (
 // end the program (protoactor's lookup is nil until then, and it ran on a
 // goroutine of its own, out of any worker's recover).
 func TestACallBeforeTheClusterStartsIsTargetDown(t *testing.T) {
+	callUnstarted(t, "before the cluster started", func(*cluster.Cluster, *cluster.Config) {})
+}
+
+// callUnstarted calls a grain of a cluster made and not started, after
+// prepare, and checks that the call fails with ErrTargetDown.
+func callUnstarted(t *testing.T, when string, prepare func(*cluster.Cluster, *cluster.Config)) {
+	t.Helper()
 	sys := testkit.NewSystem(t)
 	reg := testkit.Start(t, sys)
 	cfg := cluster.Configure("shop", test.NewTestProvider(test.NewInMemAgent()), disthash.New(),
 		remote.Configure("127.0.0.1", 0), cluster.WithKinds(cluster.NewKind("cart", cartProps)))
 	c := cluster.New(sys, cfg) // not started
+	prepare(c, cfg)
 	target, err := grain.Target(c, "cart", "alice")
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +43,7 @@ func TestACallBeforeTheClusterStartsIsTargetDown(t *testing.T) {
 	}
 	_, err = reg.Call(context.Background(), "cart/alice", wrapperspb.String("get"))
 	if !errors.Is(err, tripwire.ErrTargetDown) {
-		t.Fatalf("call before the cluster started: %v, want ErrTargetDown", err)
+		t.Fatalf("call %s: %v, want ErrTargetDown", when, err)
 	}
 }
 
@@ -52,21 +60,7 @@ func TestAClusterNotMadeByNewIsNoTarget(t *testing.T) {
 // call in between found a lookup that panics, on protoactor's goroutine,
 // which ended the program. It fails with ErrTargetDown.
 func TestACallWhileTheClusterStartsIsTargetDown(t *testing.T) {
-	sys := testkit.NewSystem(t)
-	reg := testkit.Start(t, sys)
-	cfg := cluster.Configure("shop", test.NewTestProvider(test.NewInMemAgent()), disthash.New(),
-		remote.Configure("127.0.0.1", 0), cluster.WithKinds(cluster.NewKind("cart", cartProps)))
-	c := cluster.New(sys, cfg)
-	c.IdentityLookup = cfg.IdentityLookup // as StartMember does first, not yet Setup
-	target, err := grain.Target(c, "cart", "alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.Register("cart/alice", target, tripwire.Settings{}); err != nil {
-		t.Fatal(err)
-	}
-	_, err = reg.Call(context.Background(), "cart/alice", wrapperspb.String("get"))
-	if !errors.Is(err, tripwire.ErrTargetDown) {
-		t.Fatalf("call while the cluster starts: %v, want ErrTargetDown", err)
-	}
+	callUnstarted(t, "while the cluster starts", func(c *cluster.Cluster, cfg *cluster.Config) {
+		c.IdentityLookup = cfg.IdentityLookup // as StartMember does first, not yet Setup
+	})
 }
