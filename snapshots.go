@@ -56,7 +56,11 @@ func (r *Registry) Snapshots(ctx context.Context, f Filter, fn func(Snapshot) bo
 		}
 	}
 	l := lister{r: r, ctx: ctx, fn: fn, reply: make(chan tactor.Report, snapshotBatch)}
+	seen := 0
 	r.keys.Range(func(e *registry.Entry) bool {
+		if seen++; seen%snapshotBatch == 0 && l.ended() {
+			return false // (a pass that picks nothing looks at ctx too)
+		}
 		if !strings.HasPrefix(e.Key, f.Prefix) || (len(f.States) > 0 && !slices.Contains(f.States, e.Cell.State())) {
 			return true
 		}
@@ -120,11 +124,24 @@ func (l *lister) flush() bool {
 }
 
 func (l *lister) yield(s Snapshot) bool {
+	if l.ended() {
+		return false
+	}
 	if !l.fn(s) {
 		l.stopped = true
 		return false
 	}
 	return true
+}
+
+// ended reports, and keeps as the listing's error, whether its context has
+// ended: fn may cancel it, and is then called no more.
+func (l *lister) ended() bool {
+	if err := l.ctx.Err(); err != nil {
+		l.err = err
+		return true
+	}
+	return false
 }
 
 // passivatedSnapshot is the snapshot of a key asleep: closed, zero counts.

@@ -74,3 +74,34 @@ func TestSnapshotsPicksKeysByPrefixStateAndSleep(t *testing.T) {
 		endBubble(t, reg, sys) // (a second Shutdown returns nil)
 	})
 }
+
+func TestSnapshotsStopsWhenItsContextEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// Given 200 keys awake and 200 asleep
+		sys := newSystem()
+		reg, err := tripwire.Start(sys)
+		require.NoError(t, err)
+		defer endBubble(t, reg, sys)
+		ok := tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
+		for i := range 200 {
+			require.NoError(t, reg.Register(fmt.Sprintf("awake-%03d", i), ok, tripwire.Settings{}))
+			require.NoError(t, reg.Register(fmt.Sprintf("asleep-%03d", i), ok, tripwire.Settings{IdleTimeout: time.Second}))
+		}
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		for _, prefix := range []string{"awake-", "asleep-"} {
+			// When a listing's context is cancelled by its first callback
+			ctx, cancel := context.WithCancel(context.Background())
+			calls := 0
+			err := reg.Snapshots(ctx, tripwire.Filter{Prefix: prefix, Passivated: true}, func(tripwire.Snapshot) bool {
+				calls++
+				cancel()
+				return true
+			})
+			cancel()
+			// Then it stops there, and says why
+			require.ErrorIs(t, err, context.Canceled, prefix)
+			require.LessOrEqual(t, calls, 1, prefix)
+		}
+	})
+}
