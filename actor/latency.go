@@ -42,7 +42,8 @@ func latValue(i int) time.Duration {
 }
 
 // percentile is the q-th quantile (0 < q <= 1) of the n values that bins
-// hold, capped at max.
+// hold, capped at max. The last bin has no upper edge: a quantile in it is
+// max, the slowest call, which is within that bin too.
 func percentile(bins *latencyBins, n uint64, q float64, max time.Duration) time.Duration {
 	if n == 0 {
 		return 0
@@ -55,6 +56,9 @@ func percentile(bins *latencyBins, n uint64, q float64, max time.Duration) time.
 	for i, c := range bins {
 		seen += uint64(c)
 		if seen >= rank {
+			if i == latBins-1 {
+				return max
+			}
 			return min(latValue(i), max)
 		}
 	}

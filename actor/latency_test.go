@@ -49,3 +49,16 @@ func TestPercentileIsCappedByMax(t *testing.T) {
 		t.Fatalf("p99 %v above the max", p)
 	}
 }
+
+func TestAPercentileBeyondTheLastBinIsTheSlowestCall(t *testing.T) {
+	// Given 100 calls of 100 s and one of 120 s, all past the last bin's
+	// lower edge (2^36 ns, about 69 s)
+	var bins latencyBins
+	bins[latBin(100*time.Second)] = 100
+	bins[latBin(120*time.Second)]++
+	// Then the median reports the slowest call, not the bin's edge: the
+	// last bin has no upper one
+	if p := percentile(&bins, 101, 0.5, 120*time.Second); p != 120*time.Second {
+		t.Fatalf("p50 %v, want 2m0s", p)
+	}
+}
