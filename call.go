@@ -134,7 +134,7 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 	ctx, span := r.calls.Start(ctx, e.Key, start)
 	v, err := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now)
 	if err == errs.ErrForgotten {
-		return r.remade(ctx, e.Key, msg, f, span, start, deadline)
+		return r.remade(ctx, e, msg, f, span, start, deadline)
 	}
 	r.calls.Finish(ctx, &e.Config, span, start, err)
 	return v, err

@@ -135,6 +135,8 @@ func TestACallForgottenPastItsDeadlineMakesNoKey(t *testing.T) {
 		require.ErrorIs(t, err, ErrTimeout)
 		require.LessOrEqual(t, took, time.Second+ReplyGrace)
 		require.Equal(t, int64(1), r.madeA.Load())
+		// and it is a timeout in the metrics, as its caller saw
+		require.Equal(t, map[string]uint64{"success": 3, "timeout": 1}, durationCounts(t, r.reader))
 	})
 }
 

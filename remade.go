@@ -8,17 +8,20 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/registry"
 )
 
 // remade carries on a call whose key was forgotten (WithMaxKeys) while the
 // call waited for the key to wake, which its target never saw: f makes the
 // key again and the call goes to it, within the deadline it began with, as
 // often as the key is forgotten again meanwhile. The call's span, begun at
-// start, and its metrics record only the one answer its caller gets.
-func (r *Registry) remade(ctx context.Context, key string, msg any, f Factory, span trace.Span, start, deadline time.Time) (any, error) {
+// start, and its metrics record only the one answer its caller gets: a
+// timeout before the key is made again counts for the key as it was (old).
+func (r *Registry) remade(ctx context.Context, old *registry.Entry, msg any, f Factory, span trace.Span, start, deadline time.Time) (any, error) {
+	key := old.Key
 	for {
 		if !r.caller.Now().Before(deadline) { // nothing to make the key for
-			r.calls.Abandon(span, ErrTimeout)
+			r.calls.Finish(ctx, &old.Config, span, start, ErrTimeout)
 			return nil, ErrTimeout
 		}
 		e, err := r.resolve(ctx, key, f, deadline)
