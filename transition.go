@@ -5,8 +5,9 @@ import "github.com/tripwire-go/tripwire/state"
 // Transition is one change of a key's circuit state, delivered to
 // Subscribe callbacks and published as *Transition on the actor system's
 // EventStream. Reason is one of the Reason constants; Fresh tells a trip from
-// closed apart from a re-trip after a failed probe; OpenFor is set on a close
-// after a probe: how long the circuit was not closed.
+// closed apart from a re-trip after a failed probe; OpenFor is set on every
+// move to closed but a restart's (a probe's success, ForceClose, Reset):
+// how long the circuit was not closed.
 type Transition = state.Transition
 
 // Reasons of a transition.
