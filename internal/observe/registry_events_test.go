@@ -410,3 +410,23 @@ func TestShutdownGivesUpOnAStuckSubscriberWhenCtxEnds(t *testing.T) {
 		synctest.Wait()
 	})
 }
+
+func TestAnOperatorsCloseSaysHowLongTheCircuitWasOpen(t *testing.T) {
+	observeBubble(t, func(t *testing.T, r *rig) {
+		// Given a subscriber, and a circuit tripped 2 s ago
+		var rec recorder
+		defer r.reg.Subscribe(rec.add)()
+		r.trip(t, "k")
+		time.Sleep(2 * time.Second)
+
+		// When an operator closes it
+		require.NoError(t, r.reg.Reset("k"))
+		synctest.Wait()
+
+		// Then the close carries OpenFor too
+		got := rec.all()
+		require.Len(t, got, 2)
+		require.Equal(t, tripwire.ReasonReset, got[1].Reason)
+		require.Equal(t, 2*time.Second, got[1].OpenFor)
+	})
+}
