@@ -17,12 +17,7 @@ func TestAStreamSendsOnlyTheRowsThatChanged(t *testing.T) {
 		for _, k := range []string{"busy", "idle1", "idle2"} {
 			testkit.Register(t, e.Reg, k, dep.target(k), quiet)
 		}
-		h, err := New(e.Reg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer h.Close()
-		rec, stop := record(t, h, "")
+		rec, stop := page(t, e.Reg)
 		defer stop()
 		synctest.Wait()
 		first := len(rec.events())

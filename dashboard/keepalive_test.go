@@ -13,12 +13,7 @@ func TestAQuietStreamWritesAtLeastEveryKeepaliveInterval(t *testing.T) {
 		// Given a page following one key
 		dep := newDependency()
 		testkit.Register(t, e.Reg, "k", dep.target("k"), quiet)
-		h, err := New(e.Reg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer h.Close()
-		rec, stop := record(t, h, "")
+		rec, stop := page(t, e.Reg)
 		defer stop()
 		synctest.Wait()
 		// When the key moves a second in, off the keepalive's beat, and

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire"
 )
 
 // recorder is an event stream served in a test's goroutines, with no
@@ -70,4 +72,16 @@ func named(evs []sse, name string) []sse {
 		}
 	}
 	return out
+}
+
+// page is a Handler on reg with a page's event stream recorded; stop ends
+// the stream, then the handler.
+func page(t *testing.T, reg *tripwire.Registry) (rec *recorder, stop func()) {
+	t.Helper()
+	h, err := New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, end := record(t, h, "")
+	return rec, func() { end(); h.Close() }
 }
