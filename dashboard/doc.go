@@ -11,14 +11,14 @@
 // then the page shows the control buttons to the requests the hook
 // accepts. See docs/dashboard.md.
 //
-//	GET  /                                  the page (embedded, no build step, relative links)
-//	GET  /api/info                          Info: title, control for this request, limits
-//	GET  /api/breakers?prefix=&state=&limit= List: summary, matched, the worst rows
-//	GET  /api/breakers/{key}                one Row, with the registry's own snapshot
-//	POST /api/breakers/{key}/{action}       force-open, force-close, reset, probe-now or crash (WithControl)
-//	GET  /api/transitions?prefix=           the last 200 transitions, oldest first
-//	GET  /api/events?prefix=&state=&limit=  server-sent events: hello, rows, history, transitions, missed, end
-//	GET  /metrics                           WithMetrics's handler
+//	GET  /                                       the page (embedded, no build step, relative links)
+//	GET  /api/info                               Info: title, control for this request, limits
+//	GET  /api/breakers?prefix=&state=&limit=     List: summary, matched, the worst rows
+//	GET  /api/breakers/{key}                     one Row, with the registry's own snapshot
+//	POST /api/breakers/{key}/{action}            force-open, force-close, reset, probe-now or crash (WithControl)
+//	GET  /api/transitions?prefix=&state=&limit=  the last 200 transitions (those picked), oldest first
+//	GET  /api/events?prefix=&state=&limit=       server-sent events: hello, rows, history, transitions, missed, end
+//	GET  /metrics                                WithMetrics's handler
 //
 // Errors are JSON, {"error": "..."}: 400 for an invalid key or query, 403
 // for a POST without WithControl, refused by its hook, or from another

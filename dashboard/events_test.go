@@ -14,7 +14,7 @@ func TestAStreamStartsWithWhatThePageNeeds(t *testing.T) {
 	if err := f.reg.ForceOpen("k03"); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the journal has the transition", func() bool { return len(f.h.journal.history("")) == 1 })
+	eventually(t, "the journal has the transition", func() bool { return len(f.h.journal.history(filter{limit: historySize})) == 1 })
 	// When a page connects
 	e := f.follow(t, "")
 	// Then it is told who it is, gets every row at once, worst first, and the transition it missed

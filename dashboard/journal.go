@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -59,12 +60,25 @@ func (j *journal) add(tr tripwire.Transition) {
 	}
 }
 
-// history returns the recent transitions of the keys with prefix, oldest
+// history returns the recent transitions that f admits (f.pick), oldest
 // first.
-func (j *journal) history(prefix string) []Transition {
+func (j *journal) history(f filter) []Transition {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.historyLocked(prefix)
+	out := make([]Transition, 0, min(len(j.recent), f.limit))
+	for i := len(j.recent) - 1; i >= 0 && len(out) < f.limit; i-- {
+		if t := j.recent[i]; f.pick(t) {
+			out = append(out, t)
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// pick reports whether a transition is one f's history shows: of a key
+// with its prefix, to one of its states (none: any).
+func (f filter) pick(t Transition) bool {
+	return strings.HasPrefix(t.Key, f.prefix) && f.admits(t.To)
 }
 
 func (j *journal) historyLocked(prefix string) []Transition {

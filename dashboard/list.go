@@ -68,13 +68,18 @@ func (h *Handler) detail(key string) (Row, error) {
 	return row, nil
 }
 
-// transitions answers GET api/transitions?prefix=: the recent ones, oldest
-// first.
+// transitions answers GET api/transitions?prefix=&state=&limit=: the last
+// limit (default: all it keeps) of the recent transitions of the keys with
+// prefix to one of the states, oldest first.
 func (h *Handler) transitions(w http.ResponseWriter, r *http.Request) {
-	f, err := filterOf(r.URL.Query())
+	q := r.URL.Query()
+	f, err := filterOf(q)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, h.journal.history(f.prefix))
+	if q.Get("limit") == "" {
+		f.limit = historySize
+	}
+	writeJSON(w, http.StatusOK, h.journal.history(f))
 }
