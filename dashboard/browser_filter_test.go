@@ -1,6 +1,9 @@
 package dashboard
 
 import (
+	"net/url"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -32,4 +35,29 @@ func TestBrowserFiltersByKeyPrefixAndState(t *testing.T) {
 	steps(t, tab, "reload", chromedp.Reload())
 	// Then it shows the same
 	until(t, tab, tiles+` === "b02" && document.getElementById("filter").value === "b"`)
+}
+
+func TestBrowserBringsAnEditedFragmentWithinWhatTheAPITakes(t *testing.T) {
+	// Given the dashboard of a01..a03, a02 forced open
+	f := serve(t, keys("a", 3))
+	if err := f.reg.ForceOpen("a02"); err != nil {
+		t.Fatal(err)
+	}
+	tab := browser(t, 1280, 900)
+	tiles := `[...document.querySelectorAll('.tile')].map((e) => e.dataset.key).join()`
+	// When the page is opened from a link with a limit, a state and a prefix the API refuses
+	long := strings.Repeat("é", 200) // 400 bytes
+	steps(t, tab, "load the page",
+		chromedp.Navigate(f.srv.URL+"/#prefix="+long+"&state=open,bogus,open&limit=5000"),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)),
+	)
+	// Then it shows what they come to within its limits, live, and the URL says so
+	until(t, tab, tiles+` === "" && document.getElementById("conn").dataset.conn === "live"`)
+	want := url.Values{"prefix": {strings.Repeat("é", 128)}, "state": {"open"}, "limit": {"1000"}}.Encode()
+	until(t, tab, `new URLSearchParams(location.hash.slice(1)).toString().split("&").sort().join("&") === `+strconv.Quote(want))
+	// When the prefix is cleared
+	steps(t, tab, "clear the prefix", chromedp.Evaluate[chromedp.Void](`document.getElementById("filter").value = ""`),
+		chromedp.SendKeys(chromedp.CSS(`#filter`), "a"))
+	// Then the open key is shown
+	until(t, tab, tiles+` === "a02"`)
 }
