@@ -34,6 +34,7 @@ type board struct {
 	wake      chan struct{} // someone looks: a census may be due
 	ready     chan struct{} // closed once the first census is in (or failed)
 	readyOnce sync.Once
+	alone     sync.Mutex // a census on a looker's goroutine, after Close (censusNow)
 }
 
 func newBoard(reg registry, refresh time.Duration) *board {

@@ -9,7 +9,8 @@ import (
 )
 
 // want records that someone looks at the board, so a census runs, and
-// waits for the first census (or ctx, or stop).
+// waits for the first census (or ctx). Once stop is closed, the board's
+// goroutine takes none, so the caller does (censusNow).
 func (b *board) want(ctx context.Context, stop <-chan struct{}) error {
 	b.mu.Lock()
 	b.demand = time.Now()
@@ -29,8 +30,31 @@ func (b *board) want(ctx context.Context, stop <-chan struct{}) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-stop:
-		return errClosed
+		return b.censusNow(ctx)
 	}
+}
+
+// censusNow takes the first census on the caller's goroutine, for a look
+// after Close stopped the board's own before it took one: one at a time,
+// and none once one is in. It is tripwire.ErrShutdown if the registry has.
+func (b *board) censusNow(ctx context.Context) error {
+	b.alone.Lock()
+	defer b.alone.Unlock()
+	select {
+	case <-b.ready:
+		return nil
+	default:
+	}
+	keep := b.censusKeep(time.Now())
+	if keep == nil {
+		return errShutdown // the only reason before a first census
+	}
+	res := takeCensus(ctx, b.reg, keep)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	b.merge(res)
+	return nil
 }
 
 // look returns what f shows now, asking its keys' breakers at once: the

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -89,4 +90,39 @@ func TestAClosedHandlerStillAnswersTheAPI(t *testing.T) {
 	}
 	var r Row
 	f.getJSON(t, "/api/breakers/k01", &r)
+}
+
+func TestAListAfterCloseBeforeAnyCensusIsAnswered(t *testing.T) {
+	// Given a dashboard closed before anyone looked (no census yet), k02 forced open
+	f := serve(t, keys("k", 3))
+	if err := f.reg.ForceOpen("k02"); err != nil {
+		t.Fatal(err)
+	}
+	f.h.Close()
+	// When the keys are listed, by two at once
+	type answer struct {
+		status int
+		list   List
+		err    error
+	}
+	answers := make(chan answer, 2)
+	for range 2 {
+		go func() {
+			var a answer
+			resp, err := f.srv.Client().Get(f.srv.URL + "/api/breakers")
+			if a.err = err; err == nil {
+				defer resp.Body.Close()
+				a.status, a.err = resp.StatusCode, json.NewDecoder(resp.Body).Decode(&a.list)
+			}
+			answers <- a
+		}()
+	}
+	// Then each gets every key, worst first, as the rest of the API answers after Close
+	for range 2 {
+		a := <-answers
+		if l := a.list; a.err != nil || a.status != http.StatusOK || l.Matched != 3 ||
+			!slices.Equal(order(l.Rows), []string{"k02", "k01", "k03"}) || l.Summary.Open != 1 {
+			t.Errorf("%d %v %+v", a.status, a.err, l)
+		}
+	}
 }
