@@ -3,6 +3,7 @@ module github.com/tripwire-go/tripwire
 go 1.26.8
 
 require (
+	github.com/Workiva/go-datastructures v1.1.3
 	github.com/asynkron/protoactor-go v0.0.0-20240822202345-3c0e61ca19c9
 	github.com/chromedp/chromedp v0.23.1
 	github.com/prometheus/client_golang v1.24.1
@@ -27,7 +28,6 @@ require (
 )
 
 require (
-	github.com/Workiva/go-datastructures v1.1.3 // indirect
 	github.com/asynkron/gofun v0.0.0-20220329210725-34fed760f4c2 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect

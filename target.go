@@ -29,6 +29,12 @@ func (t targetSpec) target() targetSpec { return t }
 // an error counts as a failure and is returned as the call's error. A PID
 // built from a name (system.NewLocalPID("weather")) reaches the actor again
 // after it restarts or is respawned under that name.
+//
+// A call to a PID with no actor behind it fails with ErrTargetDown at once,
+// and sends nothing to protoactor's dead letters. An actor spawned with a
+// Bounded mailbox blocks its senders while the mailbox is full: its calls
+// wait for room in line, in the order they came, on one worker, and a call
+// answered first (at its deadline) is never sent.
 func ActorTarget(pid *actor.PID) Target {
 	if pid == nil {
 		return targetSpec{}

@@ -76,11 +76,17 @@ func (a *Ask) deliver(proc actor.Process, target *actor.PID, msg any) {
 			a.fail(fmt.Errorf("%w: send failed: %v", errs.ErrTargetDown, r))
 		}
 	}()
+	proc.SendUserMessage(target, a.envelope(msg))
+}
+
+// envelope is msg as the ask sends it: with its sender PID, and its
+// deadline in the DeadlineHeader.
+func (a *Ask) envelope(msg any) *actor.MessageEnvelope {
 	env := &actor.MessageEnvelope{Message: msg, Sender: a.self}
 	if !a.deadline.IsZero() {
 		env.Header = map[string]string{DeadlineHeader: strconv.FormatInt(a.deadline.UnixNano(), 10)}
 	}
-	proc.SendUserMessage(target, env)
+	return env
 }
 
 // Abandon drops the ask without reporting: a late reply is ignored. It

@@ -143,6 +143,22 @@ func (r *Router) take(id uint32) *Ask {
 	return s.ask
 }
 
+// waiting reports whether the ask whose sender PID is self still waits
+// for its reply.
+func (r *Router) waiting(self *actor.PID) bool {
+	id := self.RequestId
+	if s := r.slots()[id%routerSlots].Load(); s != nil && &s.pid == self {
+		return true
+	}
+	if r.over.n.Load() == 0 {
+		return false
+	}
+	r.over.mu.Lock()
+	defer r.over.mu.Unlock()
+	s := r.over.asks[id]
+	return s != nil && &s.pid == self
+}
+
 // Waiting returns the asks of owner (Owned; nil: of couriers that say
 // none) waiting for a reply. It reads every slot (a breaker calls it when
 // its target dies, or when it stops with asks its callers sent), and no

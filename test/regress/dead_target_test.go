@@ -1,0 +1,54 @@
+package regress
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
+)
+
+// Regression: an ask of a target that had stopped went to protoactor's
+// dead letters, which publish a DeadLetterEvent on the EventStream and run
+// every handler of it (the program's: a logger, a metrics push) on the
+// goroutine of the send, the caller's or the breaker's turn. A slow handler
+// held the call past its deadline. Such an ask is now sent nothing.
+func TestACallToAStoppedTargetWaitsForNoEventStreamHandler(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given a program whose dead-letter handler is slow, and a key whose target has stopped
+		dl := watchDeadLetters(t, e)
+		sub := e.Sys.EventStream.Subscribe(func(ev any) {
+			if _, ok := ev.(*actor.DeadLetterEvent); ok {
+				time.Sleep(300 * time.Millisecond)
+			}
+		})
+		defer e.Sys.EventStream.Unsubscribe(sub)
+		dead := e.Sys.Root.Spawn(actor.PropsFromFunc(func(actor.Context) {}))
+		if err := e.Sys.Root.StopFuture(dead).Wait(); err != nil {
+			t.Fatal(err)
+		}
+		testkit.Register(t, e.Reg, "dead", tripwire.ActorTarget(dead),
+			tripwire.Settings{CallTimeout: 50 * time.Millisecond, IgnoreTargetDown: true, Threshold: 100})
+		for i := range 3 {
+			// When it is called
+			start := time.Now()
+			_, err := e.Reg.Call(context.Background(), "dead", "hello")
+			// Then the call fails with ErrTargetDown at once
+			if took := time.Since(start); !errors.Is(err, tripwire.ErrTargetDown) || took != 0 {
+				t.Errorf("call %d: %v after %v, want ErrTargetDown at once", i, err, took)
+			}
+		}
+		// and its message went to no dead letter
+		dl.mu.Lock()
+		defer dl.mu.Unlock()
+		for _, m := range dl.msgs {
+			if m == "hello" {
+				t.Errorf("a call's message went to the dead letters")
+			}
+		}
+	})
+}
