@@ -7,8 +7,8 @@
 // asked through an Ask: the request's sender is the registry's Router (one
 // process registered in the actor system) with a RequestId of the ask's own,
 // so the target's reply (or protoactor's dead-letter answer) comes back to
-// the ask, which turns it into exactly one Completion. A cluster grain is called
-// by a Grain on a worker: it finds the grain where it lives now and watches
-// it while it waits. None ever runs a call twice, except a grain call whose
-// message provably reached no actor.
+// the ask, which turns it into exactly one Completion. A cluster grain
+// (package grain) is a function target: it finds the grain where it lives
+// now and watches it while it waits. None ever runs a call twice, except a
+// grain call whose message provably reached no actor.
 package task

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -88,7 +89,8 @@ type Pool struct {
 	wg      sync.WaitGroup
 	once    sync.Once
 
-	idle  idleStack
+	idle     idleStack
+	spawning sync.Mutex // a new worker is counted in wg only while the pool is open
 	reap  *time.Timer   // retires idle workers; armed while any is idle
 	of    *poolRef      // what reap's func holds of the pool
 	armed atomic.Bool   // reap is armed, by whoever set it
@@ -139,38 +141,53 @@ func (p *Pool) Replies() *Router { return p.replies }
 // Live is the number of worker goroutines, busy or idle.
 func (p *Pool) Live() int { return int(p.live.Load()) }
 
-// Submit hands j to an idle worker or starts a new one. After Close the job
-// is answered with ErrShutdown without running.
-func (p *Pool) Submit(j *Job) {
-	if p.closed.Load() {
-		release(j.Token)
-		j.Out = Completion{Token: j.Token, Err: errs.ErrShutdown}
-		j.post()
-		return
+// ErrInvalidJob is Submit's answer to a job it cannot run: nil, or without
+// Run and without a Ctx, a Fn or a ReplyTo.
+var ErrInvalidJob = errors.New("tripwire/task: invalid job: nil, or no Ctx, Fn or ReplyTo")
+
+// Submit hands j to an idle worker or starts a new one; an invalid job is
+// ErrInvalidJob, and is not run. After Close the job is answered with
+// ErrShutdown, ignored (neither a success nor a failure), without running. A zero Deadline adds none to Ctx.
+func (p *Pool) Submit(j *Job) error {
+	if j == nil || (j.Run == nil && (j.Ctx == nil || j.Fn == nil || j.ReplyTo == nil)) {
+		return ErrInvalidJob
 	}
-	p.dispatch(j)
+	if p.closed.Load() || !p.dispatch(j) {
+		release(j.Token)
+		j.Out = Completion{Token: j.Token, Err: errs.ErrShutdown, Ignored: true} // neither a success nor a failure
+		j.post()
+	}
+	return nil
 }
 
-// Go runs fn on a worker and reports nothing; it reports false, without
-// running fn, after Close.
+// Go runs fn on a worker and reports nothing (a panic in fn is recovered);
+// it reports false, without running fn, after Close, or for a nil fn.
 func (p *Pool) Go(fn func()) bool {
-	if p.closed.Load() {
+	if fn == nil || p.closed.Load() {
 		return false
 	}
-	p.dispatch(&Job{Run: fn})
-	return true
+	return p.dispatch(&Job{Run: fn})
 }
 
-func (p *Pool) dispatch(j *Job) {
+// dispatch hands j to a worker; false, not running it, if the pool closed
+// while it had to start one, so that none runs after Close has returned.
+func (p *Pool) dispatch(j *Job) bool {
 	if w := p.idle.pop(); w != nil {
 		w.jobs <- j
-		return
+		return true
 	}
+	p.spawning.Lock()
+	if p.closed.Load() {
+		p.spawning.Unlock()
+		return false
+	}
+	p.wg.Add(1)
+	p.spawning.Unlock()
 	w := &worker{jobs: make(chan *Job, 1)}
 	p.idle.join(w)
 	p.live.Add(1)
-	p.wg.Add(1)
 	go p.work(w, j)
+	return true
 }
 
 // Running calls fn with the job of every worker running the target of a
@@ -194,7 +211,9 @@ func (p *Pool) Close(ctx context.Context) error {
 		return errs.ErrNilContext
 	}
 	p.once.Do(func() {
+		p.spawning.Lock()
 		p.closed.Store(true)
+		p.spawning.Unlock()
 		p.reap.Stop()
 		p.of.p.Store(nil)
 		p.retireAll()
@@ -297,7 +316,7 @@ func (p *Pool) retire() {
 // run runs j on w.
 func (p *Pool) run(w *worker, j *Job) {
 	if j.Run != nil {
-		j.Run()
+		runRecovered(j.Run)
 		return
 	}
 	if a := j.Admission; a != nil {
@@ -309,7 +328,7 @@ func (p *Pool) run(w *worker, j *Job) {
 		}
 	}
 	ctx := j.Ctx
-	if d, ok := ctx.Deadline(); !ok || d.After(j.Deadline) {
+	if d, ok := ctx.Deadline(); !j.Deadline.IsZero() && (!ok || d.After(j.Deadline)) {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, j.Deadline)
 		defer cancel()
@@ -332,6 +351,13 @@ func (w *worker) end(j *Job) {
 	for !w.cur.CompareAndSwap(j, nil) {
 		runtime.Gosched()
 	}
+}
+
+// runRecovered runs fn, a Go func, which reports nothing: its panic is
+// dropped, not the process.
+func runRecovered(fn func()) {
+	defer func() { _ = recover() }()
+	fn()
 }
 
 // call runs the target and turns a panic into ErrTargetPanic.

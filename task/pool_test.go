@@ -213,13 +213,15 @@ func TestPoolSubmitAfterClose(t *testing.T) {
 		var ran atomic.Bool
 		p.Submit(job(c, "late", func(context.Context, any) (any, error) { ran.Store(true); return nil, nil }))
 
-		// Then it does not run and its one Completion is ErrShutdown, not a failure
+		// Then it does not run and its one Completion is ErrShutdown, neither a
+		// failure nor a success (which would close a half-open circuit)
 		got := c.settled()
 		require.False(t, ran.Load())
 		require.Len(t, got, 1)
 		require.Equal(t, "late", got[0].Token)
 		require.ErrorIs(t, got[0].Err, errs.ErrShutdown)
 		require.False(t, got[0].Failed)
+		require.True(t, got[0].Ignored)
 		require.Zero(t, p.Live())
 	})
 }
@@ -326,5 +328,41 @@ func TestPoolUnderContentionRunsEveryJobOnceAndRetiresItsIdleWorkers(t *testing.
 		for i := range runs {
 			require.EqualValues(t, 1, runs[i].Load(), "job %d", i)
 		}
+	})
+}
+
+func TestPoolRefusesAJobItCannotRunAndSurvivesAPanickingGo(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		p, c := task.NewPool(sys), newCollector()
+		defer closePool(t, p)
+		echo := func(_ context.Context, m any) (any, error) { return m, nil }
+		// When jobs without what a worker needs are submitted
+		for name, j := range map[string]*task.Job{
+			"nil":        nil,
+			"no ctx":     {Fn: echo, ReplyTo: c},
+			"no fn":      {Ctx: context.Background(), ReplyTo: c},
+			"no replyTo": {Ctx: context.Background(), Fn: echo},
+		} {
+			// Then each is ErrInvalidJob, and nothing runs or reports
+			if err := p.Submit(j); !errors.Is(err, task.ErrInvalidJob) {
+				t.Errorf("%s: %v, want ErrInvalidJob", name, err)
+			}
+		}
+		require.False(t, p.Go(nil))
+		// When a Go func panics
+		require.True(t, p.Go(func() { panic("boom") }))
+		synctest.Wait()
+		// Then the pool goes on: a job without a deadline runs, its context undated
+		j := job(c, "after", func(ctx context.Context, m any) (any, error) {
+			if _, ok := ctx.Deadline(); ok {
+				return nil, errTarget
+			}
+			return m, nil
+		})
+		j.Deadline = time.Time{}
+		require.NoError(t, p.Submit(j))
+		got := c.settled()
+		require.Len(t, got, 1)
+		require.Equal(t, "after", got[0].Value)
 	})
 }
