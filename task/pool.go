@@ -90,11 +90,11 @@ type Pool struct {
 	once    sync.Once
 
 	idle     idleStack
-	spawning sync.Mutex // a new worker is counted in wg only while the pool is open
-	reap  *time.Timer   // retires idle workers; armed while any is idle
-	of    *poolRef      // what reap's func holds of the pool
-	armed atomic.Bool   // reap is armed, by whoever set it
-	ticks atomic.Uint32 // the reaper's ticks so far
+	spawning sync.Mutex    // a new worker is counted in wg only while the pool is open
+	reap     *time.Timer   // retires idle workers; armed while any is idle
+	of       *poolRef      // what reap's func holds of the pool
+	armed    atomic.Bool   // reap is armed, by whoever set it
+	ticks    atomic.Uint32 // the reaper's ticks so far
 }
 
 // poolRef is the pool as its reaper's func holds it, cleared by Close: the
@@ -192,8 +192,10 @@ func (p *Pool) dispatch(j *Job) bool {
 
 // Running calls fn with the job of every worker running the target of a
 // job with an Admission, while that worker cannot end it: a breaker that
-// stops for good answers this way the calls its callers admitted. fn must
-// not block, and must not call into the pool.
+// stops for good answers this way the calls its callers admitted. A job
+// another Running holds at that moment is skipped: a caller that must see
+// every job calls it again (a registry does, once its breakers have
+// stopped). fn must not block, and must not call into the pool.
 func (p *Pool) Running(fn func(*Job)) {
 	p.idle.each(func(w *worker) {
 		if j := w.cur.Load(); j != nil && j != held && w.cur.CompareAndSwap(j, held) {
