@@ -115,7 +115,7 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 	watch(run, o, drv, reg, view)
 	callers.Wait()
 
-	rows := drv.Rows()
+	rows := drv.RunRows()
 	// Shutdown delivers the transitions still on their way to view.event.
 	shut, cancelShut := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancelShut()

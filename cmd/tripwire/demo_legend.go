@@ -16,7 +16,7 @@ var legendNotes = []legendNote{
 	{[]string{"FAILURES"}, "the breaker's count of consecutive failures", 0},
 	{[]string{"ERRORS", "TIMEOUTS"}, "failed calls callers got", 0},
 	{[]string{"REJECTED"}, "ErrOpen or ErrOverloaded, answered without calling the dependency", 1},
-	{[]string{"P50", "P99"}, "calls that went through", 1},
+	{[]string{"P50", "P99"}, "calls that went through (live: the last 512 a key; summary: the whole run)", 1},
 	{[]string{"RESTARTED"}, "calls their breaker was handling when it crashed (ErrBreakerRestarted)", 2},
 	{[]string{"RESTARTS"}, "breaker crashes, each restarted closed", 2},
 	{[]string{"REACHED"}, "calls that reached the dependency", 2},

@@ -9,7 +9,8 @@ import (
 	"github.com/tripwire-go/tripwire/internal/observe"
 )
 
-// latencyRing is how many recent latencies each key keeps for its quantiles.
+// latencyRing is how many recent latencies each key keeps for the live
+// table's quantiles.
 const latencyRing = 512
 
 // stats is what callers saw of one key.
@@ -17,7 +18,8 @@ type stats struct {
 	mu     sync.Mutex
 	counts Counts
 	ring   [latencyRing]time.Duration
-	n      int // latencies recorded so far
+	n      int     // latencies recorded so far
+	run    runHist // every latency of the run, for the summary
 }
 
 // add records one answer. Rejections are counted but their latency (none:
@@ -33,9 +35,19 @@ func (s *stats) add(err error, latency time.Duration) {
 	}
 	s.ring[s.n%latencyRing] = latency
 	s.n++
+	s.run.add(latency)
 }
 
-// read returns the counts and the p50 and p99 of the recent latencies.
+// readRun returns the counts and the p50 and p99 of every latency of the
+// run, each within a bin's width (runBinRatio) above the exact one.
+func (s *stats) readRun() (c Counts, p50, p99 time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.counts, s.run.quantile(0.50), s.run.quantile(0.99)
+}
+
+// read returns the counts and the p50 and p99 of the recent latencies
+// (the last latencyRing).
 func (s *stats) read() (c Counts, p50, p99 time.Duration) {
 	s.mu.Lock()
 	c = s.counts

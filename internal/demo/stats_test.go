@@ -100,3 +100,55 @@ func TestStatsEmpty(t *testing.T) {
 		t.Fatalf("%+v %v %v", c, p50, p99)
 	}
 }
+
+func TestTheSummaryQuantilesCoverTheWholeRunAndTheLiveOnesTheLastCalls(t *testing.T) {
+	// Given a key whose calls timed out at 200ms for a while (an outage),
+	// then took 2ms for more calls than the live table keeps
+	var s stats
+	for range 100 {
+		s.add(tripwire.ErrTimeout, 200*time.Millisecond)
+	}
+	for range 900 {
+		s.add(nil, 2*time.Millisecond)
+	}
+	// When the live and the summary figures are read
+	_, liveP50, liveP99 := s.read()
+	c, runP50, runP99 := s.readRun()
+	// Then the live ones are the last calls', and the summary's hold the outage,
+	// each within a bin (2%) above the exact value
+	if liveP50 != 2*time.Millisecond || liveP99 != 2*time.Millisecond {
+		t.Errorf("live p50 %v p99 %v, want 2ms 2ms", liveP50, liveP99)
+	}
+	within := func(got, want time.Duration) bool { return got >= want && float64(got) <= float64(want)*runBinRatio }
+	if !within(runP50, 2*time.Millisecond) || !within(runP99, 200*time.Millisecond) {
+		t.Errorf("run p50 %v p99 %v, want 2ms and 200ms", runP50, runP99)
+	}
+	if c.Calls != 1000 {
+		t.Errorf("counts %+v", c)
+	}
+}
+
+func TestARunHistogramQuantileIsTheNearestRankWithinABin(t *testing.T) {
+	// Given latencies 1ms..1000ms
+	var h runHist
+	if h.quantile(0.5) != 0 {
+		t.Fatal("an empty histogram has a quantile")
+	}
+	for i := range 1000 {
+		h.add(time.Duration(i+1) * time.Millisecond)
+	}
+	for _, c := range []struct {
+		q    float64
+		want time.Duration
+	}{{0.5, 500 * time.Millisecond}, {0.99, 990 * time.Millisecond}, {0.001, time.Millisecond}, {1, time.Second}} {
+		// When a quantile is read; Then it is the exact one, or at most 2% above
+		if got := h.quantile(c.q); got < c.want || float64(got) > float64(c.want)*runBinRatio {
+			t.Errorf("q %v: %v, want %v (+2%%)", c.q, got, c.want)
+		}
+	}
+	// and a latency past the last bin is in it, not lost
+	h.add(100 * time.Hour)
+	if got := h.quantile(1); got != edge(runBins-1) {
+		t.Errorf("the slowest: %v", got)
+	}
+}
