@@ -15,7 +15,7 @@ type Config struct {
 	// Timeout is how long a ping, or data this side sent, may go
 	// unanswered before the connection is closed (it is also the socket's
 	// TCP_USER_TIMEOUT), and how long one connection attempt may take.
-	// Default 5 s.
+	// At least MinTimeout. Default 5 s.
 	Timeout time.Duration
 	// MinTime is the server's enforcement policy: a peer that pings more
 	// often than this is disconnected. At most Time, so that nodes with the
@@ -26,6 +26,11 @@ type Config struct {
 // MinClientTime is the shortest ping interval gRPC's client side honours;
 // it raises a shorter one to this, so Options refuses it instead.
 const MinClientTime = 10 * time.Second
+
+// MinTimeout is the shortest Timeout: under it, a ping's answer delayed by
+// a busy link or a peer's pause closes a healthy connection (and the
+// socket's TCP_USER_TIMEOUT, in milliseconds, would be the kernel's).
+const MinTimeout = time.Second
 
 // The defaults of a zero Config field.
 const (
@@ -50,6 +55,8 @@ func (c Config) withDefaults() (Config, error) {
 		c.MinTime = min(DefaultMinTime, c.Time)
 	}
 	switch {
+	case c.Timeout < MinTimeout:
+		return c, fmt.Errorf("%w: Timeout %v is under %v: healthy connections would be closed", ErrInvalidConfig, c.Timeout, MinTimeout)
 	case c.Time < MinClientTime:
 		return c, fmt.Errorf("%w: Time %v is under gRPC's minimum ping interval %v", ErrInvalidConfig, c.Time, MinClientTime)
 	case c.MinTime > c.Time:

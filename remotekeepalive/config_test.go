@@ -16,6 +16,8 @@ func TestBadConfigIsRefused(t *testing.T) {
 		{Time: 9 * time.Second},                             // gRPC would ping every 10 s anyway
 		{Time: 20 * time.Second, MinTime: 30 * time.Second}, // servers would refuse their peers' pings
 		{MinTime: 11 * time.Second},                         // above the default Time
+		{Timeout: time.Nanosecond},                          // every ping would close its connection
+		{Timeout: remotekeepalive.MinTimeout - time.Millisecond},
 	} {
 		// When a bad config is turned into options
 		_, optsErr := remotekeepalive.Options(c)

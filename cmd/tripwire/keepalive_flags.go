@@ -26,10 +26,14 @@ func (k *keepaliveFlags) define(fs *flag.FlagSet) {
 		"close a connection whose ping or data goes unanswered this long, and dial anew")
 }
 
-// options are the remote's options for the flags: none with -keepalive 0.
-// Bad values are remotekeepalive.ErrInvalidConfig.
+// options are the remote's options for the flags: none with -keepalive 0,
+// which a -keepalive-timeout of its own would have no part in. Bad values
+// are remotekeepalive.ErrInvalidConfig.
 func (k keepaliveFlags) options() ([]remote.ConfigOption, error) {
 	if k.time == 0 {
+		if k.timeout != remotekeepalive.DefaultTimeout && k.timeout != 0 {
+			return nil, fmt.Errorf("-keepalive-timeout %v: %w: it has no effect with -keepalive 0", k.timeout, remotekeepalive.ErrInvalidConfig)
+		}
 		return nil, nil
 	}
 	opts, err := remotekeepalive.Options(remotekeepalive.Config{Time: k.time, Timeout: k.timeout})
@@ -44,5 +48,9 @@ func (k keepaliveFlags) String() string {
 	if k.time == 0 {
 		return "no keepalive"
 	}
-	return fmt.Sprintf("keepalive %v, timeout %v", k.time, k.timeout)
+	timeout := k.timeout
+	if timeout == 0 {
+		timeout = remotekeepalive.DefaultTimeout // what a zero Config field is
+	}
+	return fmt.Sprintf("keepalive %v, timeout %v", k.time, timeout)
 }

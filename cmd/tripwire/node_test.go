@@ -147,6 +147,8 @@ func TestNodeRejectsBadFlags(t *testing.T) {
 		{"-keepalive", "5s"}, // under gRPC's 10 s minimum
 		{"-keepalive", "-1s"},
 		{"-keepalive-timeout", "-1s"},
+		{"-keepalive-timeout", "1ns"},                   // every ping would close its connection
+		{"-keepalive", "0", "-keepalive-timeout", "3s"}, // a timeout of no keepalive
 		{"extra"},
 		{"-nope"},
 	} {
