@@ -1,6 +1,9 @@
 package tripwiregrpc
 
 import (
+	"context"
+	"errors"
+
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -13,17 +16,21 @@ import (
 // out of capacity.
 var DefaultClassify = FailureCodes(codes.Unavailable, codes.DeadlineExceeded, codes.ResourceExhausted)
 
-// FailureCodes is a classifier for WithClassifier: an error whose status
-// code (status.Code) is one of failures is a failure, Canceled — the
-// caller's own cancellation — counts neither way unless it is listed, and
-// every other answer, success or error, is a success: the server answered.
+// FailureCodes is a classifier for WithClassifier: an error whose code is
+// one of failures is a failure, Canceled — the caller's own cancellation —
+// counts neither way unless it is listed, and every other answer, success
+// or error, is a success: the server answered. An error's code is that of
+// its gRPC status (status.Code) or, for an error without one, that of a
+// context error in its chain, as status.FromContextError gives it:
+// context.DeadlineExceeded is DeadlineExceeded, context.Canceled is
+// Canceled, anything else Unknown.
 func FailureCodes(failures ...codes.Code) func(err error) tripwire.Verdict {
 	set := map[codes.Code]bool{}
 	for _, c := range failures {
 		set[c] = true
 	}
 	return func(err error) tripwire.Verdict {
-		code := status.Code(err)
+		code := codeOf(err)
 		switch {
 		case set[code]:
 			return tripwire.Failure
@@ -32,6 +39,22 @@ func FailureCodes(failures ...codes.Code) func(err error) tripwire.Verdict {
 		}
 		return tripwire.Success
 	}
+}
+
+// codeOf is err's code for FailureCodes. A context's end without a status
+// — an interceptor further down the chain, or an invoker of the program's
+// own, returns ctx.Err() as it is — would be Unknown to status.Code, and
+// count as a success: a deadline is not one, nor is a cancellation.
+func codeOf(err error) codes.Code {
+	switch {
+	case err == nil || hasStatus(err):
+		return status.Code(err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return codes.DeadlineExceeded
+	case errors.Is(err, context.Canceled):
+		return codes.Canceled
+	}
+	return codes.Unknown
 }
 
 // judge runs a classifier, counting a panic in it as a failure.

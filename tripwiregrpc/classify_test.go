@@ -2,6 +2,8 @@ package tripwiregrpc_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -46,6 +48,64 @@ func TestFailureCodesChooseWhatFails(t *testing.T) {
 		}
 		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
 		_ = callFor(t, intercept, "NotFound")
+		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Open, 2)
+	})
+}
+
+func TestPlainContextErrorsCountAsTheirCodes(t *testing.T) {
+	// Given errors without a gRPC status of their own, as an interceptor
+	// further down the chain, or an invoker of the program's, returns a
+	// context's end; and status errors, whose code is the server's
+	for _, tc := range []struct {
+		err      error
+		want     tripwire.Verdict // DefaultClassify's
+		wantOnly tripwire.Verdict // FailureCodes(codes.Canceled)'s
+	}{
+		{context.DeadlineExceeded, tripwire.Failure, tripwire.Success},
+		{fmt.Errorf("retry: %w", context.DeadlineExceeded), tripwire.Failure, tripwire.Success},
+		{context.Canceled, tripwire.Ignore, tripwire.Failure},
+		{fmt.Errorf("retry: %w", context.Canceled), tripwire.Ignore, tripwire.Failure},
+		{status.Error(codes.NotFound, "no such thing"), tripwire.Success, tripwire.Success},
+		{fmt.Errorf("%w (%w)", status.Error(codes.NotFound, "no such thing"), context.Canceled), tripwire.Success, tripwire.Success},
+		{status.Error(codes.DeadlineExceeded, "too slow"), tripwire.Failure, tripwire.Success},
+		{errors.New("no status"), tripwire.Success, tripwire.Success},
+		{nil, tripwire.Success, tripwire.Success},
+	} {
+		// When they are classified, by default and by a classifier for
+		// which only Canceled fails
+		got, gotOnly := tripwiregrpc.DefaultClassify(tc.err), tripwiregrpc.FailureCodes(codes.Canceled)(tc.err)
+
+		// Then a context error counts as its code: a deadline as
+		// DeadlineExceeded, a cancellation as Canceled; a status wins
+		if got != tc.want || gotOnly != tc.wantOnly {
+			t.Errorf("%v: DefaultClassify %v, FailureCodes(Canceled) %v; want %v, %v", tc.err, got, gotOnly, tc.want, tc.wantOnly)
+		}
+	}
+}
+
+func TestAPlainDeadlineFromBelowCountsAFailureAndACancellationNeitherWay(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given an invoker (an interceptor below this one) that returns its
+		// context's errors as they are, behind a breaker that opens on the
+		// 2nd failure
+		var plain error
+		inv := &fakeInvoker{fn: func(context.Context, any, any, []grpc.CallOption) error { return plain }}
+		intercept := fakeInterceptor(t, e, tripwiregrpc.WithSettings(tripwire.Settings{Threshold: 2}))
+		call := func(err error) {
+			plain = err
+			_ = intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.invoke)
+		}
+
+		// When it returns context.DeadlineExceeded, then context.Canceled
+		call(context.DeadlineExceeded)
+		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
+		call(context.Canceled)
+
+		// Then the deadline counted as a failure, and the cancellation
+		// neither way: it did not reset the count, and the next deadline
+		// opens the circuit
+		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
+		call(context.DeadlineExceeded)
 		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Open, 2)
 	})
 }

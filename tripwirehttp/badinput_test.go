@@ -81,8 +81,16 @@ func TestRoundTripRefusesBadRequestsWithoutSendingThem(t *testing.T) {
 			}, tripwirehttp.ErrInvalidRequest},
 			"bad header name": {tr, func(r *http.Request) *http.Request { r.Header["X Tenant"] = []string{"a"}; return r }, tripwirehttp.ErrInvalidRequest},
 			"bad trailer":     {tr, func(r *http.Request) *http.Request { r.Trailer = http.Header{"X-Sum": {"\x00"}}; return r }, tripwirehttp.ErrInvalidRequest},
-			"no host":         {tr, func(r *http.Request) *http.Request { r.URL = &url.URL{Scheme: "http", Path: "/"}; return r }, tripwirehttp.ErrKey},
-			"no scheme":       {tr, func(r *http.Request) *http.Request { r.URL = &url.URL{Host: "a.test", Path: "/"}; return r }, tripwirehttp.ErrKey},
+			"no host":         {tr, func(r *http.Request) *http.Request { r.URL = &url.URL{Scheme: "http", Path: "/"}; return r }, tripwirehttp.ErrInvalidRequest},
+			"no scheme":       {tr, func(r *http.Request) *http.Request { r.URL = &url.URL{Host: "a.test", Path: "/"}; return r }, tripwirehttp.ErrInvalidRequest},
+			"upper-case scheme": {tr, func(r *http.Request) *http.Request {
+				r.URL = &url.URL{Scheme: "HTTPS", Host: "a.test", Path: "/"}
+				return r
+			}, tripwirehttp.ErrInvalidRequest},
+			"mixed-case scheme": {tr, func(r *http.Request) *http.Request {
+				r.URL = &url.URL{Scheme: "Http", Host: "a.test", Path: "/"}
+				return r
+			}, tripwirehttp.ErrInvalidRequest},
 			"context canceled": {tr, func(r *http.Request) *http.Request {
 				ctx, cancel := context.WithCancel(r.Context())
 				cancel()
@@ -194,6 +202,59 @@ func TestAKeyOfTheProgramsOwnIsNotUsed(t *testing.T) {
 		// Then it fails with ErrUnexpectedReply, and nothing is sent
 		if !errors.Is(err, tripwire.ErrUnexpectedReply) || next.calls.Load() != 0 || b.closes.Load() != 1 {
 			t.Fatalf("RoundTrip = %v, %d sent, body closed %d times", err, next.calls.Load(), b.closes.Load())
+		}
+	})
+}
+
+func TestRequestsNetHTTPRefusesAreNotCountedAgainstTheirKey(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given net/http's own transport under a breaker that opens on the
+		// first failure, with a key func that gives every request a key
+		tr := fakeRig(t, e, &http.Transport{}, tripwirehttp.WithKey(func(*http.Request) (string, error) { return "api", nil }),
+			tripwirehttp.WithSettings(tripwire.Settings{Threshold: 1}))
+
+		// When requests net/http refuses before dialling are sent: a scheme
+		// not in lower case (as a URL built by hand may have it), none, or
+		// no host
+		for _, u := range []*url.URL{
+			{Scheme: "HTTPS", Host: "api.test", Path: "/"},
+			{Host: "api.test", Path: "/"},
+			{Scheme: "https", Path: "/"},
+		} {
+			req, b := postWithBody(t)
+			req.URL = u
+			_, err := tr.RoundTrip(req)
+
+			// Then each is ErrInvalidRequest, its body closed, and no breaker
+			// counts it: the mistake is the caller's, not the host's
+			if !errors.Is(err, tripwirehttp.ErrInvalidRequest) || b.closes.Load() != 1 {
+				t.Errorf("RoundTrip(%q) = %v, body closed %d times; want ErrInvalidRequest, closed once", u, err, b.closes.Load())
+			}
+		}
+		if keys := e.Reg.Keys(); len(keys) != 0 {
+			t.Fatalf("requests net/http refuses made keys %v", keys)
+		}
+	})
+}
+
+func TestAKeyOfTheProgramsOwnThatEchoesItsMessageIsNotUsed(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given a key the program registered for a target of its own that
+		// answers with the message it was given (a pass-through)
+		echo := tripwire.FuncTarget(func(_ context.Context, m any) (any, error) { return m, nil })
+		testkit.Register(t, e.Reg, fakeKey, echo, tripwire.Settings{})
+		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
+		tr := fakeRig(t, e, next)
+
+		// When a request resolves to it
+		req, b := postWithBody(t)
+		_, err := tr.RoundTrip(req)
+
+		// Then it fails with ErrUnexpectedReply, nothing is sent, and the
+		// request body is closed once
+		if !errors.Is(err, tripwire.ErrUnexpectedReply) || next.calls.Load() != 0 || b.closes.Load() != 1 {
+			t.Fatalf("RoundTrip = %v, %d sent, body closed %d times; want ErrUnexpectedReply, none sent, closed once",
+				err, next.calls.Load(), b.closes.Load())
 		}
 	})
 }

@@ -9,11 +9,16 @@ import (
 // tieBody makes the end of resp's body — read to io.EOF, or closed — end
 // the request's own context, which the round trip made. Until then the
 // body reads on after RoundTrip has returned, bounded only by the request's
-// context: the call is over, but the response is not.
+// context: the call is over, but the response is not. A response without
+// a body (nil, or http.NoBody: HEAD, 204, 304) has nothing left to read,
+// and its caller need not close it: its context ends at once, or it would
+// stay registered on the caller's for as long as that lives.
 func tieBody(resp *http.Response, cancel context.CancelCauseFunc) {
-	switch b := resp.Body.(type) {
-	case nil:
+	if resp.Body == nil || resp.Body == http.NoBody {
 		cancel(nil)
+		return
+	}
+	switch b := resp.Body.(type) {
 	case io.ReadWriteCloser: // 101 Switching Protocols: the connection itself
 		resp.Body = &duplexBody{b: b, cancel: cancel}
 	default:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
 
@@ -151,4 +152,35 @@ func TestTimedOutRoundTripsLeaveNoConnectionOpen(t *testing.T) {
 	if h.newConns.Load() == 0 {
 		t.Fatal("no connection was made")
 	}
+}
+
+func TestABodylessResponseEndsItsRequestContextAtOnce(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given a host that answers 204 No Content, whose response net/http
+		// gives http.NoBody (as it does for HEAD, 304 and Content-Length 0)
+		sent := make(chan context.Context, 1)
+		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) {
+			sent <- req.Context()
+			return &http.Response{StatusCode: http.StatusNoContent, Header: http.Header{}, Body: http.NoBody, Request: req}, nil
+		}}
+		tr := fakeRig(t, e, next)
+
+		// When a request gets it, with a context that lives on, and its
+		// caller does not close the empty body (net/http needs no Close)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		resp, err := send(t, tr, ctx)
+		if err != nil {
+			t.Fatalf("RoundTrip: %v", err)
+		}
+
+		// Then the body is http.NoBody still, and the round trip's context
+		// has ended already: nothing stays registered on the caller's
+		if resp.Body != http.NoBody {
+			t.Fatalf("the body of a bodyless response is a %T; want http.NoBody", resp.Body)
+		}
+		if err := (<-sent).Err(); err == nil {
+			t.Fatal("the round trip's context of a bodyless response outlived RoundTrip")
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -37,14 +38,23 @@ func discard(resp *http.Response, ctx context.Context, cancel context.CancelCaus
 	go drain(resp.Body, cancel)
 }
 
-// drain reads what is left of body, within the bounds, and closes it.
+// drain reads what is left of body, within the bounds, and closes it. At
+// DrainTimeout it cancels the request's context and closes the body too: a
+// body that ignores its context (an io.Pipe's, an in-process handler's)
+// ends its Read only when closed, and would hold this goroutine, and its
+// connection, for good.
 func drain(body io.ReadCloser, cancel context.CancelCauseFunc) {
-	t := time.AfterFunc(DrainTimeout, func() { cancel(errDrainTimeout) })
+	var once sync.Once
+	closeBody := func() { once.Do(func() { _ = body.Close() }) }
+	t := time.AfterFunc(DrainTimeout, func() {
+		cancel(errDrainTimeout)
+		closeBody()
+	})
 	// One byte more than MaxDrain: a body of MaxDrain bytes ends in io.EOF,
 	// which is when net/http takes its connection back.
 	_, _ = io.CopyN(io.Discard, body, MaxDrain+1)
-	_ = body.Close()
 	t.Stop()
+	closeBody()
 	cancel(nil)
 }
 

@@ -9,7 +9,9 @@ var (
 	// error is wrapped too), or gave a key the registry refuses
 	// (tripwire.ErrInvalidKey is then in the chain too).
 	ErrKey = errors.New("tripwirehttp: no breaker key for the request")
-	// ErrInvalidRequest: a nil request, or one without a URL or a Header, or
-	// (http and https) with a method, header or trailer net/http would not send.
+	// ErrInvalidRequest: a nil request, or one without a URL, a Header or
+	// a scheme, or one net/http would refuse before it dials: http or
+	// https not in lower case ("HTTPS"), or (http and https) no host in
+	// the URL, or a method, header or trailer it would not send.
 	ErrInvalidRequest = errors.New("tripwirehttp: invalid request")
 )

@@ -58,7 +58,7 @@ func (x *exchange) run(callCtx context.Context) (*exchange, error) {
 		x.verdict = tripwire.Ignore
 		return x, errAbandoned
 	}
-	resp, err := x.next.RoundTrip(out)
+	resp, err := x.roundTrip(out)
 	switch {
 	case err != nil && resp != nil: // a RoundTripper that breaks its contract
 		closeResponse(resp)
@@ -93,17 +93,36 @@ func reported(v tripwire.Verdict, resp *http.Response, err error) error {
 	return err
 }
 
-// start begins the round trip unless the caller has gone: it makes the
-// request's own context and the request to send.
+// start begins the round trip unless the caller has gone, or is going:
+// it makes the request's own context and the request to send. A call whose
+// context has ended was given up, its caller answered (ErrTimeout, a
+// cancellation, a shutdown) though it may not have abandoned the exchange
+// yet: its request must not reach the server now.
 func (x *exchange) start(callCtx context.Context) (*http.Request, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.abandoned {
-		return nil, false // the caller closes the request body
+	if x.abandoned || callCtx.Err() != nil {
+		return nil, false // the caller closes the request body, in abandon
 	}
 	x.started = true
 	x.ctx, x.cancel = context.WithCancelCause(x.req.Context())
 	return x.req.WithContext(withSpan(x.ctx, callCtx)), true
+}
+
+// roundTrip sends out with next. A next that panics — the worker turns it
+// into ErrTargetPanic — has not closed the request body, which a started
+// round trip leaves to it: it is closed here then, once. (No recover: the
+// panic goes on to the worker as it was.)
+func (x *exchange) roundTrip(out *http.Request) (*http.Response, error) {
+	returned := false
+	defer func() {
+		if !returned {
+			closeRequest(x.req)
+		}
+	}()
+	resp, err := x.next.RoundTrip(out)
+	returned = true
+	return resp, err
 }
 
 // withSpan is ctx with the span of the call as its current span, when the
@@ -128,18 +147,23 @@ func (x *exchange) finish(resp *http.Response, err error) bool {
 	return true
 }
 
-// take is the caller's, once the call answered with the exchange: the
-// round trip's response, its body tied to the request's own context, or
-// its error.
+// finished reports whether the round trip returned, its result recorded:
+// the call answered with the exchange is the package's answer only then.
+// A target of the program's own that echoes its message answers with the
+// exchange too, unsent.
+func (x *exchange) finished() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.done
+}
+
+// take is the caller's, once the call answered with the exchange and the
+// round trip has finished: the round trip's response, its body tied to the
+// request's own context, or its error.
 func (x *exchange) take() (*http.Response, error) {
 	x.mu.Lock()
-	done, resp, err := x.done, x.resp, x.err
+	resp, err := x.resp, x.err
 	x.mu.Unlock()
-	if !done { // cannot happen: the target answers only once it finished
-		err = errors.New("tripwirehttp: the call answered before the round trip ended")
-		x.abandon(err)
-		return nil, err
-	}
 	if err != nil {
 		x.cancel(nil)
 		return nil, err

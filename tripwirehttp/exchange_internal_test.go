@@ -70,6 +70,34 @@ func TestExchangeAbandonedBeforeItStartsIsNeverSent(t *testing.T) {
 	}
 }
 
+func TestExchangeWhoseCallHasEndedIsNeverSent(t *testing.T) {
+	// Given an exchange whose call ended (its caller answered ErrTimeout)
+	// before a worker started it, and before its caller abandoned it
+	x, reqBody := newTestExchange(t)
+	var sent int
+	x.next = roundTripFunc(func(*http.Request) (*http.Response, error) { sent++; return nil, errors.New("sent") })
+	callCtx, cancel := context.WithTimeout(context.Background(), 0)
+	defer cancel()
+
+	// When the worker runs it, and then the caller abandons it
+	_, err := x.run(callCtx)
+	x.abandon(tripwire.ErrTimeout)
+
+	// Then the request is never sent, and its body is closed once, by the
+	// caller
+	if sent != 0 || err != errAbandoned {
+		t.Fatalf("run = %v, %d sent; want errAbandoned, none sent", err, sent)
+	}
+	if reqBody.closes != 1 {
+		t.Fatalf("request body closed %d times; want 1", reqBody.closes)
+	}
+}
+
+// roundTripFunc is a RoundTripper of a func.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
 func TestExchangeAbandonedInFlightIsCancelledAndItsResponseClosed(t *testing.T) {
 	x, reqBody := newTestExchange(t)
 	out, ok := x.start(context.Background())

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"golang.org/x/net/http/httpguts"
 
@@ -75,7 +76,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	x := &exchange{req: req, next: t.next, classify: t.classify}
 	v, err := t.reg.CallWith(req.Context(), key, x, t.factory)
-	if got, ok := v.(*exchange); ok && got == x {
+	if got, ok := v.(*exchange); ok && got == x && x.finished() {
+		// (a target of the program's own that echoes its message hands
+		// the exchange back unsent: it is no answer of the package's)
 		return x.take()
 	}
 	switch {
@@ -102,9 +105,11 @@ func (t *Transport) CloseIdleConnections() {
 }
 
 // checkRequest refuses what net/http's own transport refuses before it
-// dials, so that a caller's mistake is not counted as the host's failure:
-// a nil request, URL or header, and for http and https an invalid method,
-// header or trailer (a request with no host has no key: ErrKey).
+// dials, so that a caller's mistake is not counted as the host's failure
+// (whatever key the key func gives it): a nil request, URL or header, a URL
+// without a scheme, or with http or https not in lower case (net/http
+// matches them exactly: a URL built by hand may have "HTTPS"), and for
+// http and https no host, or an invalid method, header or trailer.
 func checkRequest(req *http.Request) error {
 	switch {
 	case req == nil:
@@ -113,8 +118,17 @@ func checkRequest(req *http.Request) error {
 		return fmt.Errorf("%w: nil Request.URL", ErrInvalidRequest)
 	case req.Header == nil:
 		return fmt.Errorf("%w: nil Request.Header", ErrInvalidRequest)
-	case req.URL.Scheme != "http" && req.URL.Scheme != "https":
-		return nil // the next RoundTripper's to judge
+	}
+	switch scheme := req.URL.Scheme; {
+	case scheme == "http", scheme == "https":
+	case scheme == "", strings.EqualFold(scheme, "http"), strings.EqualFold(scheme, "https"):
+		return fmt.Errorf("%w: unsupported scheme %q", ErrInvalidRequest, scheme)
+	default:
+		return nil // another scheme: the next RoundTripper's to judge
+	}
+	switch {
+	case req.URL.Host == "": // net/http dials the URL's host: a Host header does not do
+		return fmt.Errorf("%w: no host in URL %q", ErrInvalidRequest, req.URL.Redacted())
 	case req.Method != "" && !httpguts.ValidHeaderFieldName(req.Method): // a token, as a method is
 		return fmt.Errorf("%w: invalid method %q", ErrInvalidRequest, req.Method)
 	}
