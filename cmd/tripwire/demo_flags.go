@@ -82,7 +82,7 @@ func (o *demoOptions) check(fs *flag.FlagSet) error {
 	case (set["listen"] || set["keepalive"] || set["keepalive-timeout"]) && !set["remote"]:
 		return errors.New("demo: -listen, -keepalive and -keepalive-timeout need -remote")
 	case set["listen"]:
-		if err := checkAddr("listen", o.listen); err != nil {
+		if err := checkRemoteAddr("listen", o.listen); err != nil {
 			return err
 		}
 	}

@@ -86,6 +86,21 @@ func checkAddr(name, addr string) error {
 	return nil
 }
 
+// checkRemoteAddr is checkAddr for the address of protoactor's remote,
+// which names the node by the host it listens on: a peer reaches it only
+// there, so the host must be one (not empty, 0.0.0.0 or ::, which a peer
+// cannot dial, and whose messages would go nowhere, unanswered).
+func checkRemoteAddr(name, addr string) error {
+	if err := checkAddr(name, addr); err != nil {
+		return err
+	}
+	host, _, _ := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		return fmt.Errorf("-%s %q: give the host peers dial (127.0.0.1, this machine's address): protoactor's remote names the node by it", name, addr)
+	}
+	return nil
+}
+
 // flagGroup is one titled group of flags in a command's help.
 type flagGroup struct {
 	title string

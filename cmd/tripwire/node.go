@@ -35,7 +35,7 @@ type nodeConfig struct {
 func nodeFlags(args []string, stdout, stderr io.Writer) (nodeConfig, error) {
 	var c nodeConfig
 	fs := flag.NewFlagSet("node", flag.ContinueOnError)
-	fs.StringVar(&c.listen, "listen", "127.0.0.1:7070", "host:port to listen on (port 0: chosen by the OS)")
+	fs.StringVar(&c.listen, "listen", "127.0.0.1:7070", "host:port to listen on, a host peers dial: the node is named by it (port 0: chosen by the OS)")
 	fs.DurationVar(&c.latency, "latency", 2*time.Millisecond, "how long the dependency takes to answer")
 	fs.DurationVar(&c.report, "report", time.Second, "how often to print the number of requests served (0: never)")
 	fs.BoolVar(&c.shed, "shed", false, "drop, unanswered, each request whose caller's deadline has passed when the\n"+
@@ -51,7 +51,7 @@ func nodeFlags(args []string, stdout, stderr io.Writer) (nodeConfig, error) {
 	case c.latency < 0 || c.report < 0:
 		err = errors.New("-latency and -report must not be negative")
 	default:
-		err = checkAddr("listen", c.listen)
+		err = checkRemoteAddr("listen", c.listen)
 	}
 	if err == nil {
 		c.remote, err = c.keepalive.options()

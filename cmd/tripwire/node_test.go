@@ -147,7 +147,10 @@ func TestNodeRejectsBadFlags(t *testing.T) {
 		{"-keepalive", "5s"}, // under gRPC's 10 s minimum
 		{"-keepalive", "-1s"},
 		{"-keepalive-timeout", "-1s"},
-		{"-keepalive-timeout", "1ns"},                   // every ping would close its connection
+		{"-keepalive-timeout", "1ns"}, // every ping would close its connection
+		{"-listen", "0.0.0.0:7070"},   // protoactor's remote would name the node 0.0.0.0
+		{"-listen", "[::]:7070"},
+		{"-listen", ":7070"},
 		{"-keepalive", "0", "-keepalive-timeout", "3s"}, // a timeout of no keepalive
 		{"extra"},
 		{"-nope"},
