@@ -220,3 +220,19 @@ func columnNamed(cols []column, title string) column {
 func rowNamed(rows []demo.Row, key string) demo.Row {
 	return rows[slices.IndexFunc(rows, func(r demo.Row) bool { return r.Key == key })]
 }
+
+func TestThePlainSummaryExplainsOnlyTheColumnsItShows(t *testing.T) {
+	for _, c := range []struct {
+		p       demo.Pattern
+		reached bool
+	}{{demo.DownUp, true}, {demo.Remote, false}} {
+		// When the summary of a run against a dependency of pattern p is printed plainly
+		lines := strings.Join(summaryLines(time.Second, nil, demoColumns(c.p), 0), "\n")
+		// Then its legend explains REACHED only where the table has the column
+		hasCol := strings.Contains(lines, "  REACHED")
+		explains := strings.Contains(lines, "REACHED: calls that reached the dependency")
+		if hasCol != c.reached || explains != c.reached || !strings.Contains(lines, "P50, P99:") {
+			t.Errorf("%s: column %v, explained %v, want %v\n%s", c.p, hasCol, explains, c.reached, lines)
+		}
+	}
+}

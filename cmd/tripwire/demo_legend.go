@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -24,19 +25,35 @@ var legendNotes = []legendNote{
 
 func (n legendNote) String() string { return strings.Join(n.titles, ", ") + ": " + n.text + "." }
 
-// legend explains the columns whose meaning is not plain, a line per
-// group: the live table's two, or the summary's three.
-func legend(summary bool) []string {
-	lines := make([]string, 2, 3)
-	if summary {
-		lines = lines[:3]
-	}
+// legend explains those of cols whose meaning is not plain, a line per
+// group of notes (legendNote.line), for a table of any width.
+func legend(cols []column) []string {
+	shown := titles(cols)
+	var lines []string
 	for _, n := range legendNotes {
-		if n.line < len(lines) {
-			lines[n.line] = strings.TrimSpace(lines[n.line] + " " + n.String())
+		if !n.of(shown) {
+			continue
 		}
+		for len(lines) <= n.line {
+			lines = append(lines, "")
+		}
+		lines[n.line] = strings.TrimSpace(lines[n.line] + " " + n.String())
 	}
-	return lines
+	return slices.DeleteFunc(lines, func(l string) bool { return l == "" })
+}
+
+// titles is the set of cols' titles.
+func titles(cols []column) map[string]bool {
+	shown := map[string]bool{}
+	for _, c := range cols {
+		shown[c.title] = true
+	}
+	return shown
+}
+
+// of reports whether n explains one of the columns shown.
+func (n legendNote) of(shown map[string]bool) bool {
+	return slices.ContainsFunc(n.titles, func(t string) bool { return shown[t] })
 }
 
 // legendWidth bounds the legend's lines on a wide terminal, to read as prose.
@@ -45,17 +62,11 @@ const legendWidth = 100
 // legendFor explains the columns of l whose meaning is not plain, in lines
 // of at most width columns (and legendWidth).
 func legendFor(l tableLayout, width int) []string {
-	shown := map[string]bool{}
-	for _, c := range l.cols {
-		shown[c.title] = true
-	}
+	shown := titles(l.cols)
 	var notes []string
 	for _, n := range legendNotes {
-		for _, t := range n.titles {
-			if shown[t] {
-				notes = append(notes, n.String())
-				break
-			}
+		if n.of(shown) {
+			notes = append(notes, n.String())
 		}
 	}
 	return wrapWords(strings.Join(notes, " "), min(width, legendWidth))

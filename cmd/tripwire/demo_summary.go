@@ -14,7 +14,7 @@ func summaryLines(at time.Duration, rows []demo.Row, cols []column, width int) [
 	lines := []string{"", fmt.Sprintf("summary after %.2fs:", at.Seconds())}
 	if width == 0 {
 		lines = append(lines, renderTable(rows, cols, plain)...)
-		return append(lines, legend(true)...)
+		return append(lines, legend(cols)...)
 	}
 	layout := fitColumns(rows, cols, width)
 	lines = append(lines, layout.lines(rows, plain)...)
