@@ -152,7 +152,8 @@ func (g *caller) locate(ctx context.Context, useCache bool) (*actor.PID, bool, e
 // ends. protoactor's lookup cannot be cancelled, and it may be waiting on a
 // member that has died (disthash asks the grain's owner, for up to 5 s): if
 // the topology drops a member meanwhile, lookup asks again under the new
-// topology and leaves the first lookup to end on its own.
+// topology and leaves the first lookup to end on its own. Waiting for the
+// new topology to settle ends with ctx too.
 func (g *caller) lookup(ctx context.Context) (*actor.PID, error) {
 	if g.cluster.IdentityLookup == nil {
 		// StartMember or StartClient sets it: until then protoactor's
@@ -172,7 +173,9 @@ func (g *caller) lookup(ctx context.Context) (*actor.PID, error) {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-left:
-			settled(g.cluster)
+			if err := settledBy(ctx, g.cluster); err != nil {
+				return nil, err
+			}
 		}
 	}
 }

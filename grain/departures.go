@@ -1,6 +1,7 @@
 package grain
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"weak"
@@ -130,4 +131,22 @@ func (d *departures) unwatch(addr string, b *replyBox) {
 // sooner could be placed by the old topology.
 func settled(c *cluster.Cluster) {
 	c.MemberList.GetActivatorMember("", "") // takes the lock's read side
+}
+
+// settledBy is settled, or ctx's error if ctx ends first: the member list
+// publishes holding its lock while every subscriber runs, the program's
+// among them, for as long as they take. The wait goes on, on a goroutine
+// of its own, until the lock is let go.
+func settledBy(ctx context.Context, c *cluster.Cluster) error {
+	done := make(chan struct{})
+	go func() {
+		settled(c)
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -3,10 +3,14 @@ package grain
 import (
 	"context"
 	"errors"
+	"reflect"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+	"unsafe"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
@@ -240,4 +244,50 @@ func TestALookupEndsWithItsCall(t *testing.T) {
 			t.Fatalf("locate: %v after %v, want the deadline's error after 1s", err, time.Since(start))
 		}
 	})
+}
+
+func TestALookupWaitingForTheTopologyToSettleEndsWithItsCall(t *testing.T) {
+	// Not in a bubble: a goroutine waiting on a mutex is not durably
+	// blocked, so fake time would not pass while the lookup waits.
+	sys := testkit.NewSystem(t)
+	g, lookup := stuckFixture(t, sys)
+	sys.EventStream.Publish(topology([]*cluster.Member{memberA, memberB}))
+
+	// Given a lookup that waits on b, and a member list that is still
+	// publishing a topology (a subscriber of the program's is slow)
+	mu := memberListLock(g.cluster.MemberList)
+	mu.Lock()
+	unlock := sync.OnceFunc(mu.Unlock)
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	out := make(chan error, 1)
+	go func() {
+		_, _, err := g.locate(ctx, true)
+		out <- err
+	}()
+	for lookup.gets.Load() == 0 {
+		runtime.Gosched() // until the lookup waits (it took the topology's leave first)
+	}
+
+	// When the topology drops b, Then the lookup ends at its call's
+	// deadline, not when the member list lets go
+	sys.EventStream.Publish(topology([]*cluster.Member{memberA}, memberB))
+	select {
+	case err := <-out:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("locate: %v, want the deadline's error", err)
+		}
+	case <-time.After(10 * time.Second): // a watchdog, far past the deadline
+		unlock()
+		<-out
+		t.Fatal("the lookup waited for the member list past its call's deadline")
+	}
+}
+
+// memberListLock is the lock protoactor's member list publishes a topology
+// under.
+func memberListLock(ml *cluster.MemberList) *sync.RWMutex {
+	f := reflect.ValueOf(ml).Elem().FieldByName("mutex")
+	return (*sync.RWMutex)(unsafe.Pointer(f.UnsafeAddr()))
 }
