@@ -48,8 +48,7 @@ func (g *caller) call(ctx context.Context, msg any) (any, error) {
 }
 
 // result is the end of one ask. undelivered reports that no actor at the
-// grain's address got the message: protoactor answered it as a dead letter,
-// or the watch found no actor there.
+// grain's address got the message: the watch found no actor there.
 type result struct {
 	value       any
 	err         error
@@ -82,20 +81,38 @@ func (g *caller) ask(ctx context.Context, pid *actor.PID, msg any) result {
 	g.send(ctx, pid, msg, self)
 	select {
 	case reply := <-box.replies:
-		return g.answer(pid, reply)
+		if _, dead := actor.UnwrapEnvelopeMessage(reply).(*actor.DeadLetterResponse); !dead {
+			return g.answer(pid, reply, false)
+		}
+		notThere, ended := g.notThere(ctx, pid, self, box)
+		if ended != nil {
+			watching = false
+			if why := *ended; why != actor.TerminatedReason_NotFound && why != actor.TerminatedReason_Stopped {
+				return g.terminated(pid, why) // its member is gone
+			}
+		}
+		return g.answer(pid, reply, notThere)
 	case why := <-box.terminated:
 		watching = false
 		select {
 		case reply := <-box.replies: // protoactor can deliver Terminated before a reply
-			return g.answer(pid, reply)
+			// A dead letter then came from the address: the grain had
+			// stopped, or was not there (see notThere).
+			return g.answer(pid, reply, why == actor.TerminatedReason_NotFound || why == actor.TerminatedReason_Stopped)
 		default:
 		}
-		g.forget(pid)
-		return result{err: fmt.Errorf("%w: grain %s/%s at %s: %s", tripwire.ErrTargetDown, g.kind, g.identity, pid, why),
-			undelivered: why == actor.TerminatedReason_NotFound}
+		return g.terminated(pid, why)
 	case <-ctx.Done():
 		return result{err: ctx.Err()}
 	}
+}
+
+// terminated is the result of a call whose grain's watch ended, why, with
+// no reply: undelivered if no actor was there.
+func (g *caller) terminated(pid *actor.PID, why actor.TerminatedReason) result {
+	g.forget(pid)
+	return result{err: fmt.Errorf("%w: grain %s/%s at %s: %s", tripwire.ErrTargetDown, g.kind, g.identity, pid, why),
+		undelivered: why == actor.TerminatedReason_NotFound}
 }
 
 // send sends msg to the grain at pid with self as its sender, and the
@@ -113,10 +130,15 @@ func (g *caller) send(ctx context.Context, pid *actor.PID, msg any, self *actor.
 	sys.Root.RequestWithCustomSender(pid, msg, self)
 }
 
-// answer turns the grain's reply into the call's result.
-func (g *caller) answer(pid *actor.PID, reply any) result {
+// answer turns the grain's reply into the call's result; notThere
+// reports that a dead letter answered a message that reached no actor at
+// pid, not one the grain forwarded (see notThere).
+func (g *caller) answer(pid *actor.PID, reply any, notThere bool) result {
 	switch m := actor.UnwrapEnvelopeMessage(reply).(type) {
 	case *actor.DeadLetterResponse:
+		if !notThere {
+			return result{err: fmt.Errorf("%w: grain %s/%s at %s: a dead letter answered, and the grain may have got the call (did it forward it to an actor that is gone?)", tripwire.ErrTargetDown, g.kind, g.identity, pid)}
+		}
 		g.forget(pid)
 		return result{err: fmt.Errorf("%w: grain %s/%s at %s", tripwire.ErrTargetDown, g.kind, g.identity, pid), undelivered: true}
 	case error:

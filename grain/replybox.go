@@ -38,3 +38,14 @@ func (b *replyBox) SendSystemMessage(_ *actor.PID, message any) {
 }
 
 func (b *replyBox) Stop(*actor.PID) {}
+
+// notFound reports whether the watch's Terminated has come, saying no
+// actor was there.
+func (b *replyBox) notFound() bool {
+	select {
+	case why := <-b.terminated:
+		return why == actor.TerminatedReason_NotFound
+	default:
+		return false
+	}
+}
