@@ -13,17 +13,17 @@ type Config struct {
 	Callers    int           // goroutines calling Registry.Call in a loop (≥ 0)
 	Askers     int           // actors calling Registry.Request, AskDepth requests in flight each (≥ 0; Callers+Askers ≥ 1)
 	Keys       int           // registered keys (≥ 1)
-	ActorEvery int           // every ActorEvery-th key is an actor target (0: none, all function targets)
+	ActorEvery int           // every ActorEvery-th key is an actor target (0, or more than Keys: none, all function targets)
 	Duration   time.Duration // how long callers call (> 0)
 	Think      time.Duration // a caller's mean pause between calls (≥ 0)
 
-	FailRate     float64       // share of calls each target fails with chaos.ErrInjected (0..1)
-	HangRate     float64       // share of calls that hang, ignoring their context, until released (0..1)
+	FailRate     float64       // share of the calls that do not hang each target fails with chaos.ErrInjected (0..1; see Plan)
+	HangRate     float64       // share of calls that hang, ignoring their context, until released, then succeed (0..1)
 	ReleaseEvery time.Duration // hung calls are released this often (> 0)
 	CrashEvery   time.Duration // period of breaker crashes (chaos.CrashEvery) (≥ 0; 0: none)
 	PanicEvery   time.Duration // a random key's target panics once this often (≥ 0; 0: never)
 	BurstEvery   time.Duration // a random key fails BurstLen calls in a row this often (≥ 0; 0: never)
-	KillTargets  bool          // the first function target and the first actor target die for the middle third of the run
+	KillTargets  bool          // the first function target and the first actor target, of those there are, die for the middle third of the run
 	Seed         uint64        // seeds every random choice: faults, keys, crashes
 
 	// MustSee are the outcomes the run must produce to have exercised the
@@ -57,8 +57,9 @@ const AskDepth = 4
 const BurstLen = 10
 
 // Defaults returns the run `make test` makes: 64 callers and 4 askers on 16
-// keys (every 8th an actor) for 3 s, 10% failures, 1% hangs, a crash every
-// 5 ms, and a panic, a burst and a release of hung calls every 50-100 ms.
+// keys (every 8th an actor) for 3 s, 1% hangs, 10% failures of the other
+// calls, a crash every 5 ms, and a panic, a burst and a release of hung
+// calls every 50-100 ms.
 func Defaults() Config {
 	return Config{
 		Callers:      64,

@@ -44,14 +44,7 @@ func (h *harness) chaosDrivers() (stop func()) {
 // deathAndRevival kills the first function target and the first actor target
 // a third into the run and brings them back at two thirds.
 func (h *harness) deathAndRevival() (stop func()) {
-	var victims []int
-	fn, act := false, false
-	for i := range h.keys {
-		if h.isActor[i] && !act || !h.isActor[i] && !fn {
-			victims = append(victims, i)
-			act, fn = act || h.isActor[i], fn || !h.isActor[i]
-		}
-	}
+	dying := victims(len(h.keys), func(i int) bool { return h.isActor[i] }) // as Config.Plan says
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
@@ -62,7 +55,7 @@ func (h *harness) deathAndRevival() (stop func()) {
 			return
 		case <-third.C:
 		}
-		for _, i := range victims {
+		for _, i := range dying {
 			h.scripts[i].Die()
 			h.live.down[i].Store(true)
 		}
@@ -71,7 +64,7 @@ func (h *harness) deathAndRevival() (stop func()) {
 		case <-quit:
 		case <-third.C:
 		}
-		for _, i := range victims {
+		for _, i := range dying {
 			h.revive(i)
 		}
 	}()

@@ -16,15 +16,15 @@ import (
 
 // harness is one run in progress.
 type harness struct {
-	heapBase   int64 // live heap before the registry was made
-	heapPerKey int64 // live heap per key once the keys were registered
-	cfg        Config
-	sys        *actor.ActorSystem
-	reg        *tripwire.Registry
-	keys       []string
-	scripts    []*chaos.Script
-	isActor    []bool
-	live       *live
+	heapBase int64 // live heap once the registry was up, before its first key
+	heapKeys int64 // live heap once the keys were registered
+	cfg      Config
+	sys      *actor.ActorSystem
+	reg      *tripwire.Registry
+	keys     []string
+	scripts  []*chaos.Script
+	isActor  []bool
+	live     *live
 
 	inTarget   atomic.Int64 // function-target invocations running now
 	peakTarget maxGauge     // their peak
@@ -47,8 +47,10 @@ func (h *harness) rng(stream, i uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(i, stream^h.cfg.Seed*golden))
 }
 
-// newHarness starts a registry with cfg.Keys keys behind chaos scripts. On
-// error nothing of it is left running.
+// newHarness starts a registry with cfg.Keys keys behind chaos scripts, and
+// measures the live heap before the first key (heapBase: the registry, its
+// actor system and the run's own records) and once every key is registered
+// (heapKeys). On error nothing of it is left running.
 func newHarness(cfg Config) (*harness, error) {
 	sys := tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
 	reg, err := tripwire.Start(sys, cfg.Options...)
@@ -56,28 +58,34 @@ func newHarness(cfg Config) (*harness, error) {
 		sys.Shutdown()
 		return nil, fmt.Errorf("%w: Start: %w", ErrSetup, err)
 	}
+	// The run's own records, sized before the baseline (with the send
+	// recorder newLive makes in a hooked build): they are no key's.
 	h := &harness{cfg: cfg, sys: sys, reg: reg, live: newLive(cfg.Keys)}
+	h.keys = make([]string, 0, cfg.Keys)
+	h.scripts = make([]*chaos.Script, 0, cfg.Keys)
+	h.isActor = make([]bool, 0, cfg.Keys)
+	h.heapBase = liveHeap()
 	for i := range cfg.Keys {
 		if err := h.addKey(i); err != nil {
 			h.shutdown()
 			return nil, err
 		}
 	}
+	h.heapKeys = liveHeap()
 	return h, nil
 }
 
 // addKey registers the i-th key: a function or actor target behind a script
 // with the configured faults and the key's latency.
 func (h *harness) addKey(i int) error {
-	key := fmt.Sprintf("k%04d", i)
+	key := keyName(i)
 	s := chaos.New(chaos.Seed(uint64(i) + h.cfg.Seed*golden))
 	for _, err := range []error{s.FailRate(h.cfg.FailRate), s.HangRate(h.cfg.HangRate), s.Latency(latencies[i%len(latencies)])} {
 		if err != nil {
 			return fmt.Errorf("%w: key %s: %w", ErrSetup, key, err)
 		}
 	}
-	every := h.cfg.ActorEvery
-	isActor := every > 0 && i%every == every-1
+	isActor := h.cfg.isActor(i)
 	var target tripwire.Target
 	if isActor {
 		pid, err := s.Spawn(h.sys, key)

@@ -54,10 +54,15 @@ type Report struct {
 	PeakGoroutines  int64 // highest sampled runtime.NumGoroutine()
 	Samples         int64 // samples of both
 
-	// HeapPerKey is the live heap per key after a full collection once the
-	// keys are registered, and after the run before Shutdown: the
-	// registry's breakers with each key's chaos script and target.
-	HeapPerKey, HeapPerKeyAfter int64
+	// HeapBase is the live heap after a full collection once the actor
+	// system and the registry are up, before the first key: theirs and the
+	// run's own records. HeapPerKey is what each key adds to it (its
+	// breaker, chaos script and target): the live heap once the keys are
+	// registered, less HeapBase, over Keys. HeapGrowth is what the run adds
+	// to that by its end, before Shutdown: the breakers' statistics and the
+	// run's records (stalls, tallies), which grow with its length and are
+	// no one key's, so they are not shared out per key.
+	HeapBase, HeapPerKey, HeapGrowth int64
 
 	GoroutinesBefore int // runtime.NumGoroutine() before the run
 	GoroutinesAfter  int // and after Shutdown, once it stopped falling or came back down

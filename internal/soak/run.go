@@ -31,14 +31,10 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return Report{}, fmt.Errorf("soak: not started: %w", err)
 	}
 	before := runtime.NumGoroutine()
-	recorder() // made once, before the heap is measured: it is no key's
-	base := liveHeap()
 	h, err := newHarness(cfg)
 	if err != nil {
 		return Report{}, err
 	}
-	h.heapPerKey = (liveHeap() - base) / int64(cfg.Keys)
-	h.heapBase = base
 	rep := h.run(ctx)
 	rep.GoroutinesBefore = before
 	rep.GoroutinesAfter = settle(before, runtime.NumGoroutine)
@@ -83,7 +79,8 @@ func (h *harness) run(ctx context.Context) Report {
 	rep.Sched = schedWaitsBetween(waits, schedWaits(), LateSlack)
 	rep.Restarts = h.restarts()
 	stopWatch()
-	rep.HeapPerKey, rep.HeapPerKeyAfter = h.heapPerKey, (liveHeap()-h.heapBase)/int64(cfg.Keys)
+	rep.HeapBase, rep.HeapPerKey = h.heapBase, perKey(h.heapKeys, h.heapBase, cfg.Keys)
+	rep.HeapGrowth = liveHeap() - h.heapKeys
 
 	h.stopRegistry()
 	if len(rep.Stuck) != 0 {
@@ -127,13 +124,4 @@ func settle(before int, count func() int) int {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// liveHeap is the live heap after a full collection.
-func liveHeap() int64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
 }

@@ -30,7 +30,8 @@ func (r Report) Summary(cfg Config) []string {
 		line("late sends", "not recorded (build with -tags tripwire_sendhook)")
 	}
 	line("restarts", "%d (crashes injected %d, crash errors %d)", r.Restarts, r.Crash.Crashes, r.Crash.Errors)
-	line("heap per key", "%d B registered, %d B after the run (with each key's chaos script and target)", r.HeapPerKey, r.HeapPerKeyAfter)
+	line("heap per key", "%d B registered (its breaker, chaos script and target), over a baseline of %s with no key (the actor system, the registry, the soak's own records); the run then added %s (the breakers' statistics, the run's records)",
+		r.HeapPerKey, bytesText(r.HeapBase), bytesText(r.HeapGrowth))
 	line("goroutines left", "%d (%d before the run, %d after Shutdown)", r.GoroutinesLeft(), r.GoroutinesBefore, r.GoroutinesAfter)
 	line("targets", "%d calls: %d injected failures, %d panics, %d hangs, %d downs",
 		r.Scripts.Calls, r.Scripts.Failures, r.Scripts.Panics, r.Scripts.Hangs, r.Scripts.Downs)
