@@ -31,7 +31,9 @@ func (t targetSpec) target() targetSpec { return t }
 // after it restarts or is respawned under that name.
 //
 // A call to a PID with no actor behind it fails with ErrTargetDown at once,
-// and sends nothing to protoactor's dead letters. An actor spawned with a
+// and sends nothing to protoactor's dead letters; nor does the breaker's
+// watch of it, which opens the circuit at once (so no DeadLetterEvent
+// handler of the program's runs for either). An actor spawned with a
 // Bounded mailbox blocks its senders while the mailbox is full: its calls
 // wait for room in line, in the order they came, on one worker, and a call
 // answered first (at its deadline) is never sent.

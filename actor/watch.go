@@ -27,10 +27,24 @@ func (b *breaker) watch(ctx actor.Context) {
 // the breaker by a PID of its own: protoactor caches the process in a PID it
 // sends through, and the breaker's own PID is also in the supervisor's set
 // of children, whose stale entries would then keep a stopped breaker alive.
+//
+// A target that is not there is sent nothing: protoactor's dead letters
+// would answer a Watch, but first publish a DeadLetterEvent, whose
+// EventStream handlers (the program's) would run on this turn, at every
+// start of the key's breaker. The breaker tells itself instead, as the dead
+// letters would.
 func (b *breaker) tellTarget(ctx actor.Context, msg any) {
 	t := b.cfg.Target.PID
-	proc, _ := ctx.ActorSystem().ProcessRegistry.Get(t) // its dead letters if there is none: they answer a watch
-	proc.SendSystemMessage(t, msg)
+	reg := ctx.ActorSystem().ProcessRegistry
+	proc, ok := reg.Get(t)
+	if ok {
+		proc.SendSystemMessage(t, msg)
+		return
+	}
+	if w, watch := msg.(*actor.Watch); watch {
+		self, _ := reg.Get(w.Watcher)
+		self.SendSystemMessage(w.Watcher, &actor.Terminated{Who: t, Why: actor.TerminatedReason_NotFound})
+	}
 }
 
 // copyOf is a PID naming the same actor as pid, with a cache of its own.

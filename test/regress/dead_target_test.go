@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -48,6 +49,48 @@ func TestACallToAStoppedTargetWaitsForNoEventStreamHandler(t *testing.T) {
 		for _, m := range dl.msgs {
 			if m == "hello" {
 				t.Errorf("a call's message went to the dead letters")
+			}
+		}
+	})
+}
+
+// Regression: a breaker of a target that had stopped watched it through
+// protoactor's dead letters, which answer the Watch but first run every
+// DeadLetterEvent handler of the program's on the breaker's turn: at
+// Register, and again at every wake and respawn of the key. The breaker
+// now tells itself that the target is not there.
+func TestWatchingAStoppedTargetRunsNoEventStreamHandler(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given a program whose dead-letter handler is slow, and a target that has stopped
+		dl := watchDeadLetters(t, e)
+		sub := e.Sys.EventStream.Subscribe(func(ev any) {
+			if _, ok := ev.(*actor.DeadLetterEvent); ok {
+				time.Sleep(300 * time.Millisecond)
+			}
+		})
+		defer e.Sys.EventStream.Unsubscribe(sub)
+		dead := e.Sys.Root.Spawn(actor.PropsFromFunc(func(actor.Context) {}))
+		if err := e.Sys.Root.StopFuture(dead).Wait(); err != nil {
+			t.Fatal(err)
+		}
+
+		// When a key is registered for it, with its watch (the default)
+		start := time.Now()
+		testkit.Register(t, e.Reg, "dead", tripwire.ActorTarget(dead), tripwire.Settings{})
+		synctest.Wait()
+
+		// Then it opens for its target at once, and no Watch went to the dead letters
+		if took := time.Since(start); took != 0 {
+			t.Errorf("Register and the watch took %v, want no time", took)
+		}
+		if _, err := e.Reg.Call(context.Background(), "dead", "hello"); !errors.Is(err, tripwire.ErrOpen) {
+			t.Errorf("call: %v, want ErrOpen (its target is down)", err)
+		}
+		dl.mu.Lock()
+		defer dl.mu.Unlock()
+		for _, m := range dl.msgs {
+			if _, ok := m.(*actor.Watch); ok {
+				t.Errorf("the breaker's Watch went to the dead letters")
 			}
 		}
 	})
