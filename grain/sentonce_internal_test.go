@@ -52,18 +52,9 @@ func TestAGrainThatForwardsToADeadActorRunsTheCallOnce(t *testing.T) {
 			}
 		})
 
-		// When it is called
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		_, err := g.call(ctx, wrapperspb.String("charge"))
-
-		// Then the grain ran it once, and the call is the target's failure
-		if n := got.Load(); n != 1 {
-			t.Fatalf("the grain got the call %d times, want once", n)
-		}
-		if !errors.Is(err, tripwire.ErrTargetDown) {
-			t.Fatalf("call: %v, want ErrTargetDown", err)
-		}
+		// When it is called, Then the grain ran it once, and the call is
+		// the target's failure
+		wantRunOnce(t, g, &got)
 	})
 }
 
@@ -72,12 +63,7 @@ func TestACallToAGrainThatIsNoLongerThereIsSentAgain(t *testing.T) {
 		// Given a cached address whose grain has stopped, and the grain
 		// placed anew elsewhere
 		var got atomic.Int32
-		g := localGrain(t, sys, func(c actor.Context) {
-			if _, ok := actor.UnwrapEnvelopeMessage(c.Message()).(*wrapperspb.StringValue); ok {
-				got.Add(1)
-				c.Respond(wrapperspb.String("done"))
-			}
-		})
+		g := localGrain(t, sys, answering(&got))
 		old := sys.Root.Spawn(actor.PropsFromFunc(func(actor.Context) {}))
 		if err := sys.Root.StopFuture(old).Wait(); err != nil {
 			t.Fatal(err)
@@ -137,18 +123,9 @@ func TestARemoteGrainThatForwardsToADeadActorRunsTheCallOnce(t *testing.T) {
 		g.cluster.IdentityLookup = &placedLookup{pid: pid}
 		g.cluster.PidCache.Set(g.identity, g.kind, pid)
 
-		// When it is called
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		_, err := g.call(ctx, wrapperspb.String("charge"))
-
-		// Then it got the call once, and the call is the target's failure
-		if n := r.calls.Load(); n != 1 {
-			t.Fatalf("the grain got the call %d times, want once", n)
-		}
-		if !errors.Is(err, tripwire.ErrTargetDown) {
-			t.Fatalf("call: %v, want ErrTargetDown", err)
-		}
+		// When it is called, Then it got the call once, and the call is
+		// the target's failure
+		wantRunOnce(t, g, &r.calls)
 	})
 }
 
@@ -157,12 +134,7 @@ func TestACallToARemoteAddressThatHasNoGrainIsSentAgain(t *testing.T) {
 		// Given a cached address on a member where the grain is no
 		// longer, and the grain placed anew on this member
 		var got atomic.Int32
-		g := localGrain(t, sys, func(c actor.Context) {
-			if _, ok := actor.UnwrapEnvelopeMessage(c.Message()).(*wrapperspb.StringValue); ok {
-				got.Add(1)
-				c.Respond(wrapperspb.String("done"))
-			}
-		})
+		g := localGrain(t, sys, answering(&got))
 		r := &remoteGrain{sys: sys}
 		g.cluster.PidCache.Set(g.identity, g.kind, onRemote(sys, r))
 
@@ -174,4 +146,29 @@ func TestACallToARemoteAddressThatHasNoGrainIsSentAgain(t *testing.T) {
 			t.Fatalf("call: %v, %v; the grain got it %d times here, %d at the old address; want once each", v, err, got.Load(), r.calls.Load())
 		}
 	})
+}
+
+// wantRunOnce calls g's grain once and checks that it got the call once
+// (got counts them) and that the call is ErrTargetDown.
+func wantRunOnce(t *testing.T, g *caller, got *atomic.Int32) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := g.call(ctx, wrapperspb.String("charge"))
+	if n := got.Load(); n != 1 {
+		t.Fatalf("the grain got the call %d times, want once", n)
+	}
+	if !errors.Is(err, tripwire.ErrTargetDown) {
+		t.Fatalf("call: %v, want ErrTargetDown", err)
+	}
+}
+
+// answering is a grain that answers every call, counting them in got.
+func answering(got *atomic.Int32) actor.ReceiveFunc {
+	return func(c actor.Context) {
+		if _, ok := actor.UnwrapEnvelopeMessage(c.Message()).(*wrapperspb.StringValue); ok {
+			got.Add(1)
+			c.Respond(wrapperspb.String("done"))
+		}
+	}
 }

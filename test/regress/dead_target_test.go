@@ -21,17 +21,7 @@ import (
 func TestACallToAStoppedTargetWaitsForNoEventStreamHandler(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a program whose dead-letter handler is slow, and a key whose target has stopped
-		dl := watchDeadLetters(t, e)
-		sub := e.Sys.EventStream.Subscribe(func(ev any) {
-			if _, ok := ev.(*actor.DeadLetterEvent); ok {
-				time.Sleep(300 * time.Millisecond)
-			}
-		})
-		defer e.Sys.EventStream.Unsubscribe(sub)
-		dead := e.Sys.Root.Spawn(actor.PropsFromFunc(func(actor.Context) {}))
-		if err := e.Sys.Root.StopFuture(dead).Wait(); err != nil {
-			t.Fatal(err)
-		}
+		dl, dead := slowDeadLetters(t, e)
 		testkit.Register(t, e.Reg, "dead", tripwire.ActorTarget(dead),
 			tripwire.Settings{CallTimeout: 50 * time.Millisecond, IgnoreTargetDown: true, Threshold: 100})
 		for i := range 3 {
@@ -62,17 +52,7 @@ func TestACallToAStoppedTargetWaitsForNoEventStreamHandler(t *testing.T) {
 func TestWatchingAStoppedTargetRunsNoEventStreamHandler(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a program whose dead-letter handler is slow, and a target that has stopped
-		dl := watchDeadLetters(t, e)
-		sub := e.Sys.EventStream.Subscribe(func(ev any) {
-			if _, ok := ev.(*actor.DeadLetterEvent); ok {
-				time.Sleep(300 * time.Millisecond)
-			}
-		})
-		defer e.Sys.EventStream.Unsubscribe(sub)
-		dead := e.Sys.Root.Spawn(actor.PropsFromFunc(func(actor.Context) {}))
-		if err := e.Sys.Root.StopFuture(dead).Wait(); err != nil {
-			t.Fatal(err)
-		}
+		dl, dead := slowDeadLetters(t, e)
 
 		// When a key is registered for it, with its watch (the default)
 		start := time.Now()
@@ -94,4 +74,22 @@ func TestWatchingAStoppedTargetRunsNoEventStreamHandler(t *testing.T) {
 			}
 		}
 	})
+}
+
+// slowDeadLetters gives the program a dead-letter handler that takes
+// 300 ms, and returns the dead letters and a target that has stopped.
+func slowDeadLetters(t *testing.T, e *testkit.Env) (*deadLetters, *actor.PID) {
+	t.Helper()
+	dl := watchDeadLetters(t, e)
+	sub := e.Sys.EventStream.Subscribe(func(ev any) {
+		if _, ok := ev.(*actor.DeadLetterEvent); ok {
+			time.Sleep(300 * time.Millisecond)
+		}
+	})
+	t.Cleanup(func() { e.Sys.EventStream.Unsubscribe(sub) })
+	dead := e.Sys.Root.Spawn(actor.PropsFromFunc(func(actor.Context) {}))
+	if err := e.Sys.Root.StopFuture(dead).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return dl, dead
 }
