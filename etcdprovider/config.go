@@ -12,8 +12,11 @@ import (
 type Config struct {
 	// Endpoints are etcd's client addresses ("127.0.0.1:2379").
 	Endpoints []string
-	// BaseKey prefixes the members' keys. Default "/protoactor", as in
-	// protoactor's etcd.New.
+	// BaseKey prefixes the members' keys, BaseKey/cluster/member. Default
+	// "/protoactor", as in protoactor's etcd.New. Clusters of any names
+	// can share one etcd and BaseKey: a member reads only the keys under
+	// BaseKey/its cluster's name/ (protoactor's own provider also read
+	// those of every cluster whose name begins with its own).
 	BaseKey string
 	// DialTimeout bounds connecting to etcd. Default 5 s, as in
 	// protoactor's etcd.New.

@@ -7,7 +7,10 @@
 // its Shutdown, which deletes the member's key, waits forever (and so does
 // cluster.Shutdown(true)), and its keepalive loop sticks in a request that
 // never returns. It also never closes its etcd client, whose connection
-// then redials etcd for the life of the process.
+// then redials etcd for the life of the process. And it reads and watches
+// its cluster's members under the prefix BaseKey/name, so a member of
+// cluster "shop" took in the members of "shop2" from the same etcd; here
+// it reads BaseKey/name/ only.
 //
 //	p, err := etcdprovider.New(etcdprovider.Config{Endpoints: []string{"127.0.0.1:2379"}})
 //	if err != nil { ... }

@@ -17,6 +17,7 @@ type Provider struct {
 	// first start: a provider that never starts has no connection to close.
 	newInner func() (cluster.ClusterProvider, error)
 	conn     interface{ close() }
+	baseKey  string
 
 	mu     sync.Mutex
 	inner  cluster.ClusterProvider // nil until started
@@ -45,7 +46,7 @@ func New(c Config) (*Provider, error) {
 		}
 		return inner, nil
 	}
-	return &Provider{newInner: newInner, conn: b}, nil
+	return &Provider{newInner: newInner, conn: b, baseKey: c.BaseKey}, nil
 }
 
 // StartMember registers the member in etcd and follows the others. It is
@@ -114,6 +115,9 @@ func (p *Provider) start(c *cluster.Cluster) (cluster.ClusterProvider, error) {
 		}
 		p.inner = inner
 		p.client = clientOf(inner)
+		if p.client != nil {
+			scopeClient(p.client, p.baseKey, c.Config.Name)
+		}
 	}
 	return p.inner, nil
 }
