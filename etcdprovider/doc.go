@@ -10,7 +10,12 @@
 // then redials etcd for the life of the process. And it reads and watches
 // its cluster's members under the prefix BaseKey/name, so a member of
 // cluster "shop" took in the members of "shop2" from the same etcd; here
-// it reads BaseKey/name/ only.
+// it reads BaseKey/name/ only. When its watch of the members fails (etcd
+// compacted the history it was to resume from, after the member lost etcd
+// for a moment), protoactor watches again from that moment without listing
+// the members again, so a member that left meanwhile stayed in the
+// topology for the life of the process; here the watch lists them again
+// and hands protoactor what changed.
 //
 //	p, err := etcdprovider.New(etcdprovider.Config{Endpoints: []string{"127.0.0.1:2379"}})
 //	if err != nil { ... }

@@ -18,11 +18,16 @@ import (
 // cluster.
 type scopedKV struct {
 	clientv3.KV
-	cluster string // BaseKey/name
+	cluster string   // BaseKey/name
+	members *members // what the cluster's watch has passed on (resync.go)
 }
 
 func (s scopedKV) Get(ctx context.Context, key string, opts ...clientv3.OpOption) (*clientv3.GetResponse, error) {
-	return s.KV.Get(ctx, scope(key, s.cluster), opts...)
+	resp, err := s.KV.Get(ctx, scope(key, s.cluster), opts...)
+	if err == nil && key == s.cluster {
+		s.members.list(resp)
+	}
+	return resp, err
 }
 
 // scopedWatcher is the client's Watcher, watching cluster+"/" where
@@ -30,10 +35,16 @@ func (s scopedKV) Get(ctx context.Context, key string, opts ...clientv3.OpOption
 type scopedWatcher struct {
 	clientv3.Watcher
 	cluster string
+	members *members
 }
 
+// Watch is the watch of the cluster's members that members keeps going
+// (resync.go), where protoactor watches cluster, else the client's.
 func (s scopedWatcher) Watch(ctx context.Context, key string, opts ...clientv3.OpOption) clientv3.WatchChan {
-	return s.Watcher.Watch(ctx, scope(key, s.cluster), opts...)
+	if key == s.cluster {
+		return s.members.watch(ctx, s.Watcher)
+	}
+	return s.Watcher.Watch(ctx, key, opts...)
 }
 
 // scope is key, or cluster+"/" if key is cluster: a prefix (the options
@@ -50,6 +61,7 @@ func scope(key, cluster string) string {
 // under baseKey.
 func scopeClient(c *clientv3.Client, baseKey, name string) {
 	cluster := baseKey + "/" + name
-	c.KV = scopedKV{KV: c.KV, cluster: cluster}
-	c.Watcher = scopedWatcher{Watcher: c.Watcher, cluster: cluster}
+	m := &members{client: c, prefix: cluster + "/", listed: make(chan struct{})}
+	c.KV = scopedKV{KV: c.KV, cluster: cluster, members: m}
+	c.Watcher = scopedWatcher{Watcher: c.Watcher, cluster: cluster, members: m}
 }

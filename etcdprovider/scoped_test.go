@@ -22,7 +22,7 @@ func (r *rangeKV) Get(_ context.Context, key string, opts ...clientv3.OpOption) 
 func TestAClustersReadHoldsNoOtherClustersMembers(t *testing.T) {
 	// Given the client of a member of cluster "shop"
 	inner := &rangeKV{}
-	kv := scopedKV{KV: inner, cluster: "/protoactor/shop"}
+	kv := scopedKV{KV: inner, cluster: "/protoactor/shop", members: &members{listed: make(chan struct{})}}
 
 	// When protoactor reads its members, and a key of its own
 	ctx := context.Background()
