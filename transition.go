@@ -37,8 +37,10 @@ const (
 // see it (or a later one): a call that fn makes on hearing "closed" does not
 // get the ErrOpen of the period that ended. A panic in fn is logged and the
 // subscription goes on.
-// The returned func ends the subscription; a delivery already under way may
-// still finish. A nil fn, a registry shut down, or a nil one, gets a
+// The returned func ends the subscription, also while Shutdown delivers
+// what is queued; it does not wait: a delivery already under way, or that
+// the subscriber's goroutine is starting at that moment, may still run to
+// its end. A nil fn, a registry shut down, or a nil one, gets a
 // subscription that delivers nothing.
 func (r *Registry) Subscribe(fn func(Transition)) (unsubscribe func()) {
 	if r.unusable() {

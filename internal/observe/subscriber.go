@@ -71,12 +71,11 @@ func (s *subscriber) finish() {
 	s.once.Do(func() { close(s.ch) })
 }
 
-// stop ends the subscriber; what it has buffered is not delivered.
+// stop ends the subscriber; what it has buffered is not delivered, even
+// if finish came first (an unsubscribe while the registry shuts down).
 func (s *subscriber) stop() {
-	s.once.Do(func() {
-		s.stopped.Store(true)
-		close(s.ch)
-	})
+	s.stopped.Store(true)
+	s.once.Do(func() { close(s.ch) })
 }
 
 func (s *subscriber) wait(ctx context.Context) error {

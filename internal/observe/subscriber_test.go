@@ -188,3 +188,27 @@ func TestARunOfDropsIsReportedWithItsTotal(t *testing.T) {
 		require.NoError(t, s.wait(context.Background()))
 	})
 }
+
+func TestAStopAfterFinishDeliversNoMore(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// Given a subscriber in its callback with ten transitions queued,
+		// told to finish (the registry shuts down)
+		log, _ := observedLog()
+		gate := make(chan struct{})
+		fn, c := gated(gate)
+		s := newSubscriber(fn, log)
+		for n := range 10 {
+			s.offer(transition("x", n), log)
+		}
+		synctest.Wait()
+		s.finish()
+
+		// When it is stopped (its unsubscribe), and the callback returns
+		s.stop()
+		close(gate)
+		require.NoError(t, s.wait(context.Background()))
+
+		// Then the callback ran for the first transition only
+		require.Len(t, c.all(), 1)
+	})
+}
