@@ -132,10 +132,10 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 		deadline = d
 	}
 	ctx, span := r.calls.Start(ctx, e.Key, start)
-	v, err := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now)
-	if err == errs.ErrForgotten {
+	res := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now)
+	if res.Err == errs.ErrForgotten {
 		return r.remade(ctx, e, msg, f, span, start, deadline)
 	}
-	r.calls.Finish(ctx, &e.Config, span, start, err)
-	return v, err
+	r.calls.Finish(ctx, &e.Config, span, start, res)
+	return res.Value, res.Err
 }

@@ -301,14 +301,14 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 			c.ctx.cancel(context.Canceled)
 			if c.claim() {
 				c.spent = true // its worker is done with it: its outcome is here
-				c.deliver(Result{Value: o.Value, Err: o.Err})
+				c.deliver(Result{Value: o.Value, Err: o.Err, Target: true})
 			}
 			return
 		}
 	} else if !b.inflight.remove(c) {
 		// Late (timed out, withdrawn: Settle then fails), or a call a crash
 		// left in flight before this incarnation took it over.
-		c.Settle(Result{Value: o.Value, Err: o.Err})
+		c.Settle(Result{Value: o.Value, Err: o.Err, Target: true})
 		return
 	}
 	kind := state.Succeeded
@@ -328,7 +328,7 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 	}
 	now := since(c.admitted)
 	b.lastActive = monoOf(now)
-	b.end(ctx, c, kind, false, true, Result{Value: o.Value, Err: o.Err}, now)
+	b.end(ctx, c, kind, false, true, Result{Value: o.Value, Err: o.Err, Target: true}, now)
 }
 
 // end is the end of a call the breaker's table held (its target answered,

@@ -93,6 +93,10 @@ type scratch struct {
 type Result struct {
 	Value any
 	Err   error
+	// Target is set on the target's own answer (Value and Err as it gave
+	// them), not on one Tripwire gave: an error the target returns is its
+	// failure, whatever it wraps (another key's ErrOpen, context.Canceled).
+	Target bool
 }
 
 // A call's status: its state in the low bits, posted, and its round above.
@@ -190,7 +194,7 @@ func (c *Call) Finish(o *task.Completion) bool {
 	c.over.Store(endTaken)
 	c.ctx.cancel(context.Canceled)
 	c.spent = true // its worker is done with it: its outcome is the answer
-	c.deliver(Result{Value: o.Value, Err: o.Err})
+	c.deliver(Result{Value: o.Value, Err: o.Err, Target: true})
 	return true
 }
 

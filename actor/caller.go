@@ -52,13 +52,14 @@ func (k *Caller) Now() time.Time {
 }
 
 // Do posts a call for msg to mb — or, while the key's circuit is closed,
-// sends it to its target itself (admit) — and returns its one answer: the target's,
+// sends it to its target itself (admit) — and returns its one answer: the target's
+// (Result.Target),
 // ErrTimeout at deadline, context.Canceled when ctx is cancelled first, or
 // why the key has no breaker any more. now is when the caller read the clock
 // (time.Now, with its monotonic reading). The call occupies the MaxInFlight
 // slot that cell.Admit(limit) counted until it has its answer and its target
 // is done with it.
-func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time) (any, error) {
+func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time) Result {
 	adm := admissionOf(mb, deadline, now)
 	due := k.dueOf(deadline, adm != nil)
 	if adm != nil && adm.send != nil {
@@ -86,14 +87,14 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 		k.watch(c, due)
 		mb.PostUserMessage(c)
 	}
-	v, err := k.wait(ctx, mb, c)
+	res := k.wait(ctx, mb, c)
 	c.Release()
 	// A call that cannot be reused keeps its backstop, which its timer
 	// holds weakly: both go once nothing else refers to the call.
 	if c.Reusable() {
 		k.calls.Put(c) // reset when taken; the pool drops it within two GCs
 	}
-	return v, err
+	return res
 }
 
 // admit admits c without a turn of its breaker, under adm (admissionOf):
@@ -158,7 +159,7 @@ func (k *Caller) newCall(mb *Mailbox, ctx context.Context, msg any, deadline, no
 // breaker (Reply): classified here, or on a worker if the key has a
 // classifier of its own — user code must never hold a caller past its
 // deadline.
-func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error) {
+func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) Result {
 	cancelled := ctx.Done()
 	for {
 		if cancelled == nil {
@@ -170,7 +171,7 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error) {
 				cancelled = nil
 				if errors.Is(ctx.Err(), context.Canceled) && c.Withdraw() {
 					mb.PostUserMessage(&Withdraw{Call: c})
-					return nil, ctx.Err()
+					return Result{Err: ctx.Err()}
 				}
 				// Its deadline (the breaker answers ErrTimeout), or an
 				// answer given at this very moment: it is on its way.
@@ -179,7 +180,7 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error) {
 		}
 		got, res, ask := c.Take()
 		if got == Answer {
-			return res.Value, res.Err
+			return res
 		}
 		if ask.Classifies() {
 			k.pool.Go(func() { mb.PostUserMessage(ask.Completion()) })
@@ -191,7 +192,7 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error) {
 		// Its turn usually ran inline, on this goroutine (or Finish
 		// answered it here): take the answer without blocking again.
 		if res, ok := answered(c); ok {
-			return res.Value, res.Err
+			return res
 		}
 	}
 }

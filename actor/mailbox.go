@@ -266,7 +266,7 @@ func refuse(msg any, why error) {
 		m.Settle(Result{Err: why})
 	case *task.Completion:
 		if c, ok := m.Token.(*Call); ok {
-			c.Settle(Result{Value: m.Value, Err: m.Err})
+			c.Settle(Result{Value: m.Value, Err: m.Err, Target: true})
 		}
 	case Refusable:
 		m.Refuse(why)

@@ -61,12 +61,19 @@ func (c *Calls) Start(ctx context.Context, key string, start time.Time) (context
 }
 
 // Finish records the end of a call of cfg's key that Start began: its
-// outcome, its duration since start, and the end of its span.
-func (c *Calls) Finish(ctx context.Context, cfg *tactor.Config, span trace.Span, start time.Time, err error) {
+// outcome, its duration since start, and the end of its span. res is the
+// call's answer: an error of its target's own is a failure, whatever it
+// wraps (another key's ErrOpen or ErrTimeout, a context.Canceled of the
+// target's making).
+func (c *Calls) Finish(ctx context.Context, cfg *tactor.Config, span trace.Span, start time.Time, res tactor.Result) {
 	if c == nil {
 		return
 	}
+	err := res.Err
 	label := LabelOf(err)
+	if res.Target && err != nil {
+		label = Failure
+	}
 	if c.metrics != nil {
 		c.metrics.record(ctx, cfg, label, time.Since(start))
 	}

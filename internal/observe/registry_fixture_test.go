@@ -3,6 +3,7 @@ package observe_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -48,7 +49,17 @@ const (
 	msgOK   = "ok"   // succeeds
 	msgFail = "fail" // returns errBoom
 	msgWait = "wait" // waits until the call is given up, then returns ctx.Err()
+	// msgLookalike fails with errors of its own that wrap what Tripwire's
+	// answers are: context.Canceled, ErrOpen and ErrTimeout, in turn.
+	msgLookalike = "lookalike"
 )
+
+// lookalikes are the errors msgLookalike returns, in turn.
+var lookalikes = []error{
+	fmt.Errorf("upstream: %w", context.Canceled),
+	fmt.Errorf("inner key: %w", tripwire.ErrOpen),
+	fmt.Errorf("inner key: %w", tripwire.ErrTimeout),
+}
 
 // rig is a registry with every observability option wired to something a
 // test can read: an observed zap logger, a metric ManualReader and a span
@@ -62,8 +73,9 @@ type rig struct {
 	// tracer makes the callers' own spans, on the same provider.
 	tracer trace.Tracer
 
-	mu     sync.Mutex
-	inside []trace.SpanContext // the span each target invocation saw in its ctx
+	mu        sync.Mutex
+	inside    []trace.SpanContext // the span each target invocation saw in its ctx
+	lookalike int                 // msgLookalike's calls so far
 }
 
 // observeBubble runs body in fake time against a fresh rig, then shuts
@@ -119,6 +131,11 @@ func (r *rig) target(ctx context.Context, msg any) (any, error) {
 	case msgWait:
 		<-ctx.Done()
 		return nil, ctx.Err()
+	case msgLookalike:
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.lookalike++
+		return nil, lookalikes[(r.lookalike-1)%len(lookalikes)]
 	}
 	return msg, nil
 }

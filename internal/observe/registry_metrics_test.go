@@ -334,3 +334,25 @@ func keysIn(ms map[string]metricdata.Metrics) []string {
 	}
 	return slices.Sorted(maps.Keys(seen))
 }
+
+func TestATargetsErrorIsAFailureWhateverItWraps(t *testing.T) {
+	observeBubble(t, func(t *testing.T, r *rig) {
+		// Given a target whose own errors wrap context.Canceled, ErrOpen
+		// and ErrTimeout (a dependency's, another key's)
+		// When it is called once for each (the third trips the circuit)
+		for _, want := range lookalikes {
+			require.Equal(t, want, r.call("k", msgLookalike))
+		}
+
+		// Then each is the key's failure, in the metrics as in its statistics
+		n := int64(len(lookalikes))
+		calls, durations, _ := r.outcomes(t, "k")
+		require.Equal(t, map[string]int64{"failure": n}, calls)
+		require.Equal(t, map[string]int64{"failure": n}, durations)
+		synctest.Wait()
+		s, err := r.reg.Snapshot("k")
+		require.NoError(t, err)
+		require.EqualValues(t, n, s.Stats.Total.Calls)
+		require.EqualValues(t, n, s.Stats.Total.Failures)
+	})
+}
