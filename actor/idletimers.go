@@ -2,6 +2,7 @@ package actor
 
 import (
 	"container/heap"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -103,7 +104,7 @@ func (t *IdleTimers) rearm(d time.Duration, tk *ticket, msg timer) {
 		return
 	}
 	defer t.mu.Unlock()
-	at := time.Since(t.base) + d
+	at := t.after(d)
 	i := tk.pos - 1
 	t.due[i].at, t.due[i].msg = at, msg
 	heap.Fix(&t.due, i)
@@ -119,10 +120,22 @@ func (t *IdleTimers) push(d time.Duration, due idleDue) {
 	if t.base.IsZero() {
 		t.base = time.Now()
 	}
-	at := time.Since(t.base) + d
+	at := t.after(d)
 	due.at = at
 	heap.Push(&t.due, due)
 	t.schedule(at)
+}
+
+// after is the time d from now, since base; d near math.MaxInt64 (a call
+// with no timeout, a huge IdleTimeout) saturates at math.MaxInt64, where
+// it would wrap to the past, and the timer, armed 292 years away, would
+// never be brought forward again for the registry's other checks; mu held.
+func (t *IdleTimers) after(d time.Duration) time.Duration {
+	now := time.Since(t.base)
+	if d > 0 && now > math.MaxInt64-d {
+		return math.MaxInt64
+	}
+	return now + d
 }
 
 // schedule makes the timer fire by at; mu held.
