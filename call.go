@@ -127,10 +127,7 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 	if start.IsZero() {
 		start = now
 	}
-	deadline := start.Add(callTimeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
+	deadline := callDeadline(ctx, start.Add(callTimeout), now)
 	ctx, span := r.calls.Start(ctx, e.Key, start)
 	res := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now)
 	if res.Err == errs.ErrForgotten {
@@ -138,4 +135,17 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 	}
 	r.calls.Finish(ctx, &e.Config, span, start, res)
 	return res.Value, res.Err
+}
+
+// callDeadline is the earlier of deadline and ctx's, read at now. A ctx
+// deadline is taken as its distance from now, on now's monotonic clock: one
+// with no monotonic reading (t.UTC(), time.Unix, a DeadlineHeader's) is a
+// wall-clock time, and the breaker and the caller's backstop measure on the
+// monotonic clock from when the registry began, so a step of the wall clock
+// since then (NTP, a resumed VM) made such a call's answer late, or early.
+func callDeadline(ctx context.Context, deadline, now time.Time) time.Time {
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		return now.Add(d.Sub(now))
+	}
+	return deadline
 }
