@@ -18,11 +18,15 @@ type Config struct {
 	// BaseKey/its cluster's name/ (protoactor's own provider also read
 	// those of every cluster whose name begins with its own).
 	BaseKey string
-	// DialTimeout bounds connecting to etcd. Default 5 s, as in
+	// DialTimeout is the etcd client's (clientv3.Config.DialTimeout).
+	// The client dials in the background, so it does not bound reaching
+	// etcd: the first request's Timeout does. Default 5 s, as in
 	// protoactor's etcd.New.
 	DialTimeout time.Duration
 	// Timeout bounds every request the provider makes to etcd: joining,
-	// renewing the lease, leaving. Default 5 s.
+	// granting the lease, leaving (each attempt of it). The lease's
+	// keepalive is a stream: a member that cannot renew is dropped by the
+	// others when its lease (3 s) expires. Default 5 s.
 	Timeout time.Duration
 	// Logger is the etcd client's logger. Default: none (zap.NewNop).
 	Logger *zap.Logger

@@ -34,4 +34,10 @@
 // again under the same ID and is ignored: it is a member only in its own
 // eyes. Restart such a process (a new actor system has a new ID and joins
 // normally); see the README's "Beyond one machine".
+//
+// cluster.Shutdown(false) does not call the provider's Shutdown: the
+// member's key and its lease's keepalive stay, and the others go on
+// counting it, until the process ends. Leave with Shutdown(true). A
+// Provider is for one cluster, started once: make a new one to start
+// again.
 package etcdprovider
