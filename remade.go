@@ -7,7 +7,6 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/registry"
 )
@@ -22,7 +21,7 @@ func (r *Registry) remade(ctx context.Context, old *registry.Entry, msg any, f F
 	key := old.Key
 	for {
 		if !r.caller.Now().Before(deadline) { // nothing to make the key for
-			r.calls.Finish(ctx, &old.Config, span, start, tactor.Result{Err: ErrTimeout})
+			r.calls.Finish(ctx, &old.Config, span, start, ErrTimeout, false)
 			return nil, ErrTimeout
 		}
 		e, err := r.resolve(ctx, key, f, deadline)
@@ -48,10 +47,11 @@ func (r *Registry) remade(ctx context.Context, old *registry.Entry, msg any, f F
 			r.calls.Abandon(span, err)
 			return nil, err
 		}
-		res := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, r.caller.Now())
-		if res.Err != errs.ErrForgotten {
-			r.calls.Finish(ctx, &e.Config, span, start, res)
-			return res.Value, res.Err
+		var fromTarget bool
+		v, err := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, r.caller.Now(), r.calls.Provenance(&fromTarget))
+		if err != errs.ErrForgotten {
+			r.calls.Finish(ctx, &e.Config, span, start, err, fromTarget)
+			return v, err
 		}
 	}
 }

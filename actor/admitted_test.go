@@ -21,7 +21,8 @@ func (r *rig) do(ctx context.Context, msg any) <-chan Result {
 	out := make(chan Result, 1)
 	go func() {
 		now := time.Now()
-		out <- k.Do(ctx, &r.cfg.Mailbox, &r.cfg.Cell, 0, msg, now.Add(callTimeout), now)
+		v, err := k.Do(ctx, &r.cfg.Mailbox, &r.cfg.Cell, 0, msg, now.Add(callTimeout), now, nil)
+		out <- Result{Value: v, Err: err}
 	}()
 	return out
 }

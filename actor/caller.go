@@ -53,13 +53,13 @@ func (k *Caller) Now() time.Time {
 
 // Do posts a call for msg to mb — or, while the key's circuit is closed,
 // sends it to its target itself (admit) — and returns its one answer: the target's
-// (Result.Target),
+// (*fromTarget is set to true then, if fromTarget is not nil),
 // ErrTimeout at deadline, context.Canceled when ctx is cancelled first, or
 // why the key has no breaker any more. now is when the caller read the clock
 // (time.Now, with its monotonic reading). The call occupies the MaxInFlight
 // slot that cell.Admit(limit) counted until it has its answer and its target
 // is done with it.
-func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time) Result {
+func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time, fromTarget *bool) (any, error) {
 	adm := admissionOf(mb, deadline, now)
 	due := k.dueOf(deadline, adm != nil)
 	if adm != nil && adm.send != nil {
@@ -87,14 +87,17 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 		k.watch(c, due)
 		mb.PostUserMessage(c)
 	}
-	res := k.wait(ctx, mb, c)
+	v, err, target := k.wait(ctx, mb, c)
 	c.Release()
 	// A call that cannot be reused keeps its backstop, which its timer
 	// holds weakly: both go once nothing else refers to the call.
 	if c.Reusable() {
 		k.calls.Put(c) // reset when taken; the pool drops it within two GCs
 	}
-	return res
+	if fromTarget != nil {
+		*fromTarget = target
+	}
+	return v, err
 }
 
 // admit admits c without a turn of its breaker, under adm (admissionOf):
@@ -159,7 +162,7 @@ func (k *Caller) newCall(mb *Mailbox, ctx context.Context, msg any, deadline, no
 // breaker (Reply): classified here, or on a worker if the key has a
 // classifier of its own — user code must never hold a caller past its
 // deadline.
-func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) Result {
+func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error, bool) {
 	cancelled := ctx.Done()
 	for {
 		if cancelled == nil {
@@ -171,7 +174,7 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) Result {
 				cancelled = nil
 				if errors.Is(ctx.Err(), context.Canceled) && c.Withdraw() {
 					mb.PostUserMessage(&Withdraw{Call: c})
-					return Result{Err: ctx.Err()}
+					return nil, ctx.Err(), false
 				}
 				// Its deadline (the breaker answers ErrTimeout), or an
 				// answer given at this very moment: it is on its way.
@@ -180,7 +183,7 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) Result {
 		}
 		got, res, ask := c.Take()
 		if got == Answer {
-			return res
+			return res.Value, res.Err, res.Target
 		}
 		if ask.Classifies() {
 			k.pool.Go(func() { mb.PostUserMessage(ask.Completion()) })
@@ -192,7 +195,7 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) Result {
 		// Its turn usually ran inline, on this goroutine (or Finish
 		// answered it here): take the answer without blocking again.
 		if res, ok := answered(c); ok {
-			return res
+			return res.Value, res.Err, res.Target
 		}
 	}
 }

@@ -85,8 +85,7 @@ func (r *rig) register(key string, idle time.Duration) *registry.Entry {
 // call makes one call to e's breaker and returns its answer.
 func (r *rig) call(e *registry.Entry) (any, error) {
 	now := time.Now()
-	res := tactor.NewCaller(r.pool).Do(context.Background(), &e.Mailbox, &e.Cell, 0, "m", now.Add(time.Second), now)
-	return res.Value, res.Err
+	return tactor.NewCaller(r.pool).Do(context.Background(), &e.Mailbox, &e.Cell, 0, "m", now.Add(time.Second), now, nil)
 }
 
 // snapshot reads e's breaker.

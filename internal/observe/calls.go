@@ -64,20 +64,29 @@ func (c *Calls) Start(ctx context.Context, key string, start time.Time) (context
 // outcome, its duration since start, and the end of its span. res is the
 // call's answer: an error of its target's own is a failure, whatever it
 // wraps (another key's ErrOpen or ErrTimeout, a context.Canceled of the
-// target's making).
-func (c *Calls) Finish(ctx context.Context, cfg *tactor.Config, span trace.Span, start time.Time, res tactor.Result) {
+// target's making): fromTarget says whether err is the target's own.
+func (c *Calls) Finish(ctx context.Context, cfg *tactor.Config, span trace.Span, start time.Time, err error, fromTarget bool) {
 	if c == nil {
 		return
 	}
-	err := res.Err
 	label := LabelOf(err)
-	if res.Target && err != nil {
+	if fromTarget && err != nil {
 		label = Failure
 	}
 	if c.metrics != nil {
 		c.metrics.record(ctx, cfg, label, time.Since(start))
 	}
 	end(span, label, err)
+}
+
+// Provenance is where Caller.Do reports whether a call's answer is its
+// target's own, for Finish: nil (none asked) if nothing is recorded, so a
+// registry without metrics or spans pays nothing for it.
+func (c *Calls) Provenance(fromTarget *bool) *bool {
+	if c == nil {
+		return nil
+	}
+	return fromTarget
 }
 
 // Abandon ends the span that Start began of a call that ended with err
