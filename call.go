@@ -139,14 +139,20 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 }
 
 // callDeadline is the earlier of deadline and ctx's, read at now. A ctx
-// deadline is taken as its distance from now, on now's monotonic clock: one
-// with no monotonic reading (t.UTC(), time.Unix, a DeadlineHeader's) is a
-// wall-clock time, and the breaker and the caller's backstop measure on the
-// monotonic clock from when the registry began, so a step of the wall clock
-// since then (NTP, a resumed VM) made such a call's answer late, or early.
+// deadline with no monotonic reading (t.UTC(), time.Unix, a
+// DeadlineHeader's) is a wall-clock time: it is taken as its distance from
+// now, on now's monotonic clock. The breaker and the caller's backstop
+// measure on the monotonic clock from when the registry began, so a step of
+// the wall clock since then (NTP, a resumed VM) made such a call's answer
+// late, or early. A deadline with a monotonic reading is kept as it is: it
+// is what the target's context and the DeadlineHeader carry.
 func callDeadline(ctx context.Context, deadline, now time.Time) time.Time {
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+	d, ok := ctx.Deadline()
+	switch {
+	case !ok || !d.Before(deadline):
+		return deadline
+	case d == d.Round(0): // no monotonic reading to strip
 		return now.Add(d.Sub(now))
 	}
-	return deadline
+	return d
 }

@@ -26,4 +26,11 @@ func TestAContextDeadlineWithoutAMonotonicReadingIsTakenFromNow(t *testing.T) {
 	if want := now.Add(time.Millisecond); callDeadline(ctx, want, now) != want {
 		t.Fatal("CallTimeout's deadline was not kept")
 	}
+	// and so is a deadline with a monotonic reading, to the nanosecond
+	mono := now.Add(time.Second)
+	ctx, cancel = context.WithDeadline(context.Background(), mono)
+	defer cancel()
+	if d := callDeadline(ctx, now.Add(time.Minute), now); d != mono {
+		t.Fatalf("deadline %v, want %v as it was", d, mono)
+	}
 }
