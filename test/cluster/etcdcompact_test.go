@@ -10,13 +10,7 @@ import (
 // protoactor watches again from the revision of that moment without
 // listing the members again.
 func TestEtcdMemberThatLeftWhileTheWatchWasAwayIsDropped(t *testing.T) {
-	needEtcd(t)
-	e, err := startEtcd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.stop()
-	keys := newEtcdKeys(t, e)
+	e, keys := etcdOfOwn(t)
 	px := newTCPProxy(t, e.endpoint)
 
 	// Given a member that reaches etcd through a proxy, and sees member B (port 3)

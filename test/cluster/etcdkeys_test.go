@@ -17,6 +17,19 @@ type etcdKeys struct {
 	cli *clientv3.Client
 }
 
+// etcdOfOwn starts an etcd for the test alone (stopped when it ends), and
+// its keys.
+func etcdOfOwn(t *testing.T) (*etcdServer, *etcdKeys) {
+	t.Helper()
+	needEtcd(t)
+	e, err := startEtcd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.stop)
+	return e, newEtcdKeys(t, e)
+}
+
 func newEtcdKeys(t *testing.T, e *etcdServer) *etcdKeys {
 	t.Helper()
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{e.endpoint}, DialTimeout: 5 * time.Second})

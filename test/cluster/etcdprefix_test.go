@@ -9,13 +9,7 @@ import (
 // etcd: protoactor reads and watches the prefix /protoactor/shop, with no
 // "/" after the name.
 func TestEtcdMemberSeesNoOtherClusterWhoseNameBeginsWithItsOwn(t *testing.T) {
-	needEtcd(t)
-	e, err := startEtcd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.stop()
-	keys := newEtcdKeys(t, e)
+	e, keys := etcdOfOwn(t)
 
 	// Given a member of cluster "shop2" in etcd (at port 1), and a member
 	// of "shop" that starts
