@@ -24,7 +24,7 @@ func describeSoak(cfg soak.Config) string {
 	}
 	return fmt.Sprintf("soak: %d callers + %d askers on %s (%s) for %v, think %v; %s, %s, %s, %s%s; seed %d",
 		cfg.Callers, cfg.Askers, soakCount(cfg.Keys, "key"), soakTargets(cfg, plan), cfg.Duration, cfg.Think, soakRates(cfg, plan),
-		soakEvery("crash", cfg.CrashEvery), soakEvery("panic", cfg.PanicEvery), soakEvery("burst", cfg.BurstEvery), kill, cfg.Seed)
+		soakEvery("crash", cfg.CrashEvery, 0), soakEvery("panic", cfg.PanicEvery, cfg.Duration), soakEvery("burst", cfg.BurstEvery, cfg.Duration), kill, cfg.Seed)
 }
 
 // soakTargets says which keys' targets are actors: "2 actor targets: every
@@ -87,10 +87,16 @@ func soakCount(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// soakEvery says how often something happens: "crash every 5ms", or "no crash".
-func soakEvery(what string, d time.Duration) string {
-	if d == 0 {
+// soakEvery says how often something happens: "crash every 5ms", or "no
+// crash". Something that first happens a period into a run of the given
+// length (0: not so) does not happen if the period is longer: "no panic
+// (-panic-every 1m is longer than the run)".
+func soakEvery(what string, d, run time.Duration) string {
+	switch {
+	case d == 0:
 		return "no " + what
+	case run > 0 && d > run:
+		return fmt.Sprintf("no %s (-%s-every %v is longer than the run)", what, what, d)
 	}
 	return fmt.Sprintf("%s every %v", what, d)
 }

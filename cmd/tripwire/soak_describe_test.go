@@ -53,6 +53,16 @@ func TestSoakHeaderSaysWhichTargetsThereAre(t *testing.T) {
 	})
 }
 
+func TestSoakHeaderSaysWhatARunIsTooShortFor(t *testing.T) {
+	// Panics and bursts come a period into the run, and then every period.
+	checkSoakHeaders(t, []soakHeaderCase{
+		{[]string{"-duration", "1s", "-panic-every", "2s", "-burst-every", "500ms"}, []string{
+			", no panic (-panic-every 2s is longer than the run), burst every 500ms",
+		}, []string{"panic every"}},
+		{[]string{"-duration", "1s", "-burst-every", "1s"}, []string{", burst every 1s"}, nil},
+	})
+}
+
 func checkSoakHeaders(t *testing.T, cases []soakHeaderCase) {
 	t.Helper()
 	for _, c := range cases {
