@@ -38,6 +38,11 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 	if !ok || r.closed.Load() {
 		return r.callUnknown(ctx, key, msg)
 	}
+	if e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
+		if err := r.checkMessage(&e.Config.Target, msg); err != nil {
+			return nil, err
+		}
+	}
 	if oe := e.Cell.Reject(); oe != nil {
 		r.calls.Rejected(ctx, &e.Config)
 		return nil, oe
@@ -66,6 +71,11 @@ func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory)
 	if !ok || r.closed.Load() {
 		return r.callUnknownWith(ctx, key, msg, f)
 	}
+	if e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
+		if err := r.checkMessage(&e.Config.Target, msg); err != nil {
+			return nil, err
+		}
+	}
 	if oe := e.Cell.Reject(); oe != nil {
 		r.calls.Rejected(ctx, &e.Config)
 		return nil, oe
@@ -92,6 +102,11 @@ func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f F
 			r.calls.RefusedKey()
 		}
 		return nil, err
+	}
+	if e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
+		if err := r.checkMessage(&e.Config.Target, msg); err != nil {
+			return nil, err
+		}
 	}
 	if oe := e.Cell.Reject(); oe != nil {
 		r.calls.Rejected(ctx, &e.Config)

@@ -52,6 +52,10 @@ var (
 	// ErrTooManyKeys: a new key would pass WithMaxKeys and no key can be
 	// forgotten to make room; nothing was created or changed.
 	ErrTooManyKeys = errs.ErrTooManyKeys
+	// ErrFactory: the factory that was to make the key failed: it returned
+	// an error (wrapped too) or panicked (the value is in the message);
+	// nothing was created, and the next call runs it again.
+	ErrFactory = errs.ErrFactory
 )
 
 // OpenError is the error of a call the circuit rejected: errors.Is(err,

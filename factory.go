@@ -158,12 +158,12 @@ func (r *Registry) leave(f *flight) {
 func (r *Registry) build(ctx context.Context, key string, mk Factory) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("tripwire: factory for %q panicked: %v", key, p)
+			err = fmt.Errorf("%w for %q panicked: %v", ErrFactory, key, p)
 		}
 	}()
 	t, s, err := mk(ctx, key)
 	if err != nil {
-		return fmt.Errorf("tripwire: factory for %q: %w", key, err)
+		return fmt.Errorf("%w for %q: %w", ErrFactory, key, err)
 	}
 	err = r.register(key, t, s, true)
 	if errors.Is(err, ErrDuplicateKey) {

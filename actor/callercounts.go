@@ -67,6 +67,10 @@ func (c *Cell) Rejection() *errs.OpenError {
 	return nil
 }
 
+// Rejecting reports whether the key's callers answer calls with
+// Rejection now.
+func (c *Cell) Rejecting() bool { return c.rejection.Load() != nil }
+
 // Reject is Rejection for a caller that answers itself with the error: it
 // counts the rejection in the key's statistics, on the Cell's own line (a
 // cold key's open path reads nothing more), and once callers on several

@@ -28,6 +28,7 @@ var (
 	ErrUnexpectedReply  = errors.New("tripwire: unexpected reply type")
 	ErrNotSerializable  = errors.New("tripwire: message cannot cross the network: not a proto.Message")
 	ErrTooManyKeys      = errors.New("tripwire: too many keys")
+	ErrFactory          = errors.New("tripwire: factory") // "tripwire: factory for \"k\": ..."
 	// ErrForgotten is what a forgotten key's mailbox refuses a call with:
 	// the registry makes the key again and calls it (never returned).
 	ErrForgotten = errors.New("tripwire: key forgotten")
