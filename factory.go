@@ -21,8 +21,11 @@ type Factory func(ctx context.Context, key string) (Target, Settings, error)
 // included, waits for it with its own deadline (the earlier of its context's
 // and DefaultCallTimeout after the call began: the key's CallTimeout is not
 // known yet), its context and Shutdown. Its error (or panic) fails the calls
-// that waited for it, and the next call tries again. State, Snapshot and the
-// other non-call methods never create a key.
+// that waited for it, and the next call tries again (ErrFactory). When every
+// waiting call has given up, f's context ends; a call that comes before f
+// has returned waits for it, and runs f again only if it made no key: f
+// never runs twice at once for a key. State, Snapshot and the other
+// non-call methods never create a key.
 func WithFactory(f Factory) Option {
 	return optionFunc(func(o *options) error {
 		if f == nil {
@@ -51,6 +54,12 @@ type flight struct {
 	err     error // set before done is closed
 	waiters int   // guarded by flights.mu
 	cancel  context.CancelCauseFunc
+	// abandoned: every waiter left (guarded by flights.mu); the flight
+	// stays in the map until its factory returns, and the next caller
+	// starts one that runs after it (after), so that a factory that
+	// ignores its context never runs twice at once for a key.
+	abandoned bool
+	after     *flight
 }
 
 // resolve finds key's entry, creating it through the factory if there is
@@ -108,13 +117,13 @@ func (r *Registry) join(ctx context.Context, key string, mk Factory) (*flight, *
 		return nil, e, nil
 	}
 	f, ok := r.flights.m[key]
-	if !ok {
+	if !ok || f.abandoned {
 		if r.flights.m == nil {
 			r.flights.m = map[string]*flight{}
 		}
 		var fctx context.Context
 		fctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-		f = &flight{key: key, done: make(chan struct{}), cancel: cancel}
+		f = &flight{key: key, done: make(chan struct{}), cancel: cancel, after: f}
 		r.flights.m[key] = f
 		r.flights.wg.Add(1)
 		go r.fly(fctx, key, mk, f)
@@ -127,9 +136,9 @@ func (r *Registry) join(ctx context.Context, key string, mk Factory) (*flight, *
 // flight.
 func (r *Registry) fly(ctx context.Context, key string, mk Factory, f *flight) {
 	defer r.flights.wg.Done()
-	err := r.build(ctx, key, mk)
+	err := r.buildAfter(ctx, key, mk, f.after)
 	r.flights.mu.Lock()
-	if r.flights.m[key] == f { // (not if its waiters all left: see leave)
+	if r.flights.m[key] == f { // (not if a flight after it took its place: see join)
 		delete(r.flights.m, key)
 	}
 	f.err = err
@@ -139,19 +148,34 @@ func (r *Registry) fly(ctx context.Context, key string, mk Factory, f *flight) {
 }
 
 // leave uncounts a waiter that gave up; the last one out cancels the
-// factory's context, and takes the flight out of the way: a caller that
-// comes while the cancelled factory returns starts a flight of its own,
-// instead of joining one that fails for reasons not its own. (Should the
-// cancelled factory still register the key, the new flight finds it made.)
+// factory's context, and marks the flight abandoned: a caller that comes
+// while the cancelled factory returns starts a flight of its own, instead
+// of joining one that fails for reasons not its own, which runs the
+// factory once the cancelled one has returned (unless it made the key).
 func (r *Registry) leave(f *flight) {
 	r.flights.mu.Lock()
 	defer r.flights.mu.Unlock()
 	if f.waiters--; f.waiters == 0 {
 		f.cancel(errNoWaiters)
-		if r.flights.m[f.key] == f {
-			delete(r.flights.m, f.key)
+		f.abandoned = true
+	}
+}
+
+// buildAfter is build, once the abandoned flight before it (nil: none)
+// has ended, if that did not make the key; ctx's end (every waiter left)
+// ends the wait.
+func (r *Registry) buildAfter(ctx context.Context, key string, mk Factory, before *flight) error {
+	if before != nil {
+		select {
+		case <-before.done:
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
+		if _, ok := r.keys.Load(key); ok {
+			return nil
 		}
 	}
+	return r.build(ctx, key, mk)
 }
 
 // build runs the factory for key and registers what it made.
