@@ -38,7 +38,7 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 	if !ok || r.closed.Load() {
 		return r.callUnknown(ctx, key, msg)
 	}
-	if e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
+	if e.Config.Target.Checks() && e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
 		if err := r.checkMessage(&e.Config.Target, msg); err != nil {
 			return nil, err
 		}
@@ -71,7 +71,7 @@ func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory)
 	if !ok || r.closed.Load() {
 		return r.callUnknownWith(ctx, key, msg, f)
 	}
-	if e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
+	if e.Config.Target.Checks() && e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
 		if err := r.checkMessage(&e.Config.Target, msg); err != nil {
 			return nil, err
 		}
@@ -103,7 +103,7 @@ func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f F
 		}
 		return nil, err
 	}
-	if e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
+	if e.Config.Target.Checks() && e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
 		if err := r.checkMessage(&e.Config.Target, msg); err != nil {
 			return nil, err
 		}

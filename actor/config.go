@@ -21,6 +21,10 @@ type Callee struct {
 	Undated bool
 }
 
+// Checks reports whether t refuses some messages before a call is
+// admitted: it has a Check, or it is an actor (which takes no nil).
+func (t *Callee) Checks() bool { return t.Check != nil || t.PID != nil }
+
 // dated is the deadline an ask of t carries in its DeadlineHeader: d, or
 // none (zero) if t is Undated.
 func (t *Callee) dated(d time.Time) time.Time {
