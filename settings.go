@@ -1,6 +1,7 @@
 package tripwire
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -77,10 +78,11 @@ type Settings struct {
 // configuration at start-up, and an adapter those it is given when it is
 // made rather than at each key it makes.
 func (s Settings) Validate() error {
-	if err := s.validate(); err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalidSettings, err)
+	err := s.validate()
+	if err == nil || errors.Is(err, ErrInvalidSettings) { // the circuit's are already
+		return err
 	}
-	return nil
+	return fmt.Errorf("%w: %v", ErrInvalidSettings, err)
 }
 
 // withDefaults validates s and fills in its defaults: the circuit's from

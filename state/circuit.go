@@ -21,7 +21,8 @@ const (
 type Circuit struct {
 	// Settings are the circuit's rules. They are shared, not copied (a
 	// registry's keys with equal settings share one), so they must not be
-	// changed in place: Reconfigure to others.
+	// changed in place: Reconfigure to others. Nil means the defaults
+	// (the zero Circuit is a closed circuit under them).
 	Settings *Settings
 	State    State
 	Forced   Force
@@ -43,8 +44,26 @@ type Circuit struct {
 }
 
 // New returns a closed circuit with no failures in the given incarnation.
+// It takes s as it is: check it with Validate and fill its defaults with
+// WithDefaults first. Settings that skipped either make a circuit that
+// never panics but keeps them literally where they are usable (a zero
+// Threshold opens at the first failure, a zero MinCalls trips on the first
+// call's rate) and bounds them where they are not: a time window of zero
+// or negative Buckets has DefaultBuckets, and a window larger than
+// MaxWindowSize or MaxWindowBuckets is cut to it. Nil s means the defaults.
 func New(s *Settings, incarnation uint64) Circuit {
 	return Circuit{Settings: s, State: Closed, Gen: Gen{Incarnation: incarnation}}
+}
+
+// defaultSettings are the rules of a circuit whose Settings are nil.
+var defaultSettings = Settings{}.WithDefaults()
+
+// rules are c's settings, or the defaults if it has none.
+func (c *Circuit) rules() *Settings {
+	if c.Settings == nil {
+		return &defaultSettings
+	}
+	return c.Settings
 }
 
 // Clone returns a copy of c that shares nothing with it.
@@ -61,7 +80,7 @@ func (c *Circuit) Rejecting() bool {
 	case HalfOpen:
 		// With no probe out it always admits one, even if Passed already
 		// reaches a HalfOpenProbes lowered meanwhile: its success closes.
-		return c.Probes > 0 && c.Probes+c.Passed >= c.Settings.probes()
+		return c.Probes > 0 && c.Probes+c.Passed >= c.rules().probes()
 	}
 	return false
 }
@@ -70,21 +89,26 @@ func (c *Circuit) Rejecting() bool {
 // effect: closed, with no failure to reset and no failure-rate window or
 // slow-call policy to feed. Its owner may then skip applying one.
 func (c *Circuit) Quiet() bool {
-	w := c.Settings.Window
-	return c.State == Closed && c.Failures == 0 && !w.Count() && !w.Timed() && c.Settings.SlowCall == 0
+	s := c.rules()
+	w := s.Window
+	return c.State == Closed && c.Failures == 0 && !w.Count() && !w.Timed() && s.SlowCall == 0
 }
 
 // WindowRate returns the calls and failures in the failure-rate window at
 // now; both are zero without a window.
 func (c *Circuit) WindowRate(now time.Time) (calls, fails int) {
-	return c.window.rate(c.Settings.Window, now)
+	return c.window.rate(c.rules().Window.bounded(), now)
 }
 
 // Reconfigure puts c under new settings, keeping its state and counts; a
 // window of another shape (Size, Period or Buckets) starts empty. They apply
 // from the next event.
 func (c *Circuit) Reconfigure(s *Settings) {
-	if !s.Window.sameShape(c.Settings.Window) {
+	next := s
+	if next == nil {
+		next = &defaultSettings
+	}
+	if !next.Window.sameShape(c.rules().Window) {
 		c.window = nil
 	}
 	c.Settings = s
@@ -150,7 +174,7 @@ func (c *Circuit) admit(fx []Effect) []Effect {
 
 func (c *Circuit) record(ev Event, now time.Time, fx []Effect) []Effect {
 	kind := ev.Kind
-	if kind == Succeeded && c.Settings.SlowCall > 0 && ev.Duration > c.Settings.SlowCall {
+	if slow := c.rules().SlowCall; kind == Succeeded && slow > 0 && ev.Duration > slow {
 		kind = Failed
 	}
 	switch c.State {
@@ -164,7 +188,7 @@ func (c *Circuit) record(ev Event, now time.Time, fx []Effect) []Effect {
 		switch kind {
 		case Succeeded:
 			c.Passed++
-			if c.Passed >= c.Settings.probes() {
+			if c.Passed >= c.rules().probes() {
 				c.Failures, c.Reopens = 0, 0
 				return c.close(ReasonProbeSucceeded, fx)
 			}
@@ -191,7 +215,7 @@ func (c *Circuit) recordClosed(kind EventKind, r float64, now time.Time, fx []Ef
 	} else {
 		c.Failures = 0
 	}
-	w := c.Settings.Window
+	w := c.rules().Window.bounded()
 	if w.Count() || w.Timed() {
 		if c.window == nil {
 			c.window = newWindow(w)
@@ -203,7 +227,7 @@ func (c *Circuit) recordClosed(kind EventKind, r float64, now time.Time, fx []Ef
 		}
 		return fx
 	}
-	if c.Failures >= c.Settings.Threshold && c.Forced == NotForced {
+	if c.Failures >= c.rules().Threshold && c.Forced == NotForced {
 		c.Reopens = 0
 		return c.trip(now, r, ReasonThreshold, fx)
 	}
@@ -213,7 +237,7 @@ func (c *Circuit) recordClosed(kind EventKind, r float64, now time.Time, fx []Ef
 // trip opens the circuit at now and starts the recovery timer from that
 // moment, stretched by the backoff of c.Reopens re-opens.
 func (c *Circuit) trip(now time.Time, r float64, reason string, fx []Effect) []Effect {
-	after := c.Settings.openTime(c.Reopens, r)
+	after := c.rules().openTime(c.Reopens, r)
 	c.OpenedAt = now
 	c.RetryAt = now.Add(after)
 	fx = c.moveTo(Open, reason, fx)

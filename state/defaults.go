@@ -1,7 +1,6 @@
 package state
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -23,10 +22,18 @@ const (
 )
 
 // Validate returns why s cannot be a circuit's settings — a negative field,
-// a value out of range — or nil. Zero fields are valid: they mean the
-// defaults.
+// a value out of range — as an ErrInvalidSettings, or nil. Zero fields are
+// valid: they mean the defaults.
 func (s Settings) Validate() error {
-	bad := fmt.Errorf
+	if msg := s.problem(); msg != "" {
+		return fmt.Errorf("%w: %s", ErrInvalidSettings, msg)
+	}
+	return nil
+}
+
+// problem says what is wrong with s, or "".
+func (s Settings) problem() string {
+	bad := fmt.Sprintf
 	switch {
 	case s.Threshold < 0:
 		return bad("Threshold %d is negative", s.Threshold)
@@ -38,12 +45,9 @@ func (s Settings) Validate() error {
 		return bad("HalfOpenProbes %d is negative", s.HalfOpenProbes)
 	}
 	if msg := s.Window.problem(); msg != "" {
-		return errors.New(msg)
+		return msg
 	}
-	if msg := s.Backoff.problem(); msg != "" {
-		return errors.New(msg)
-	}
-	return nil
+	return s.Backoff.problem()
 }
 
 // WithDefaults returns s with every zero field that has a default set to it.
@@ -106,10 +110,19 @@ func (w Window) problem() string {
 
 // buckets is the number of buckets of a time window, with its default.
 func (w Window) buckets() int {
-	if w.Buckets == 0 {
+	if w.Buckets <= 0 {
 		return DefaultBuckets
 	}
 	return w.Buckets
+}
+
+// bounded is w as a circuit records it: a time window's buckets with
+// their default, and a window no larger than the largest. Valid settings
+// with their defaults are bounded already.
+func (w Window) bounded() Window {
+	w.Size = min(w.Size, MaxWindowSize)
+	w.Buckets = min(w.buckets(), MaxWindowBuckets)
+	return w
 }
 
 // problem says what is wrong with b, or "".
