@@ -49,10 +49,7 @@ func BenchmarkHotKey(b *testing.B) {
 // actor), against a plain RequestFuture to the same actor. Issue 15's
 // target: at 64 callers at least 1.2x RequestFuture's calls/s.
 func BenchmarkHotKeyActor(b *testing.B) {
-	sys := testkit.NewSystem(b)
-	pid := spawnEcho(b, sys)
-	reg := testkit.Start(b, sys)
-	testkit.Register(b, reg, "echo", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: callTimeout})
+	sys, pid, reg := echoKey(b)
 	ctx := context.Background()
 	hotKey(b, []side{
 		{"tripwire", func() (any, error) { return reg.Call(ctx, "echo", msg) }},
@@ -72,18 +69,9 @@ func hotKey(b *testing.B, sides []side) {
 		for _, side := range sides {
 			b.Run(fmt.Sprintf("%s/callers=%d", side.name, callers), func(b *testing.B) {
 				for b.Loop() {
-					cpu0, t0 := cpuTime(b), time.Now()
-					var wg sync.WaitGroup
-					for range callers {
-						wg.Go(func() {
-							for range hotKeyCalls / callers {
-								v, err := side.call()
-								check(b, v, err)
-							}
-						})
-					}
-					wg.Wait()
-					wall, cpu := time.Since(t0), cpuTime(b)-cpu0
+					cpu0 := cpuTime(b)
+					wall := callersRound(b, callers, hotKeyCalls, side.call)
+					cpu := cpuTime(b) - cpu0
 					n := float64(hotKeyCalls / callers * callers)
 					b.ReportMetric(n/wall.Seconds(), "calls/s")
 					b.ReportMetric(float64(cpu.Nanoseconds())/n, "cpu-ns/call")
@@ -92,4 +80,22 @@ func hotKey(b *testing.B, sides []side) {
 			})
 		}
 	}
+}
+
+// callersRound has callers goroutines make calls calls of call between
+// them (rounded down to a multiple of callers), each checked, and returns
+// the wall time they took.
+func callersRound(b *testing.B, callers, calls int, call func() (any, error)) time.Duration {
+	t0 := time.Now()
+	var wg sync.WaitGroup
+	for range callers {
+		wg.Go(func() {
+			for range calls / callers {
+				v, err := call()
+				check(b, v, err)
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(t0)
 }

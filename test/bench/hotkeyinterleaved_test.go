@@ -2,12 +2,8 @@ package bench
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // hotKeyRound is how many calls one side's round of
@@ -22,26 +18,10 @@ const hotKeyRound = 20_000
 // sub-benchmarks run seconds apart, and this machine's speed moves by more
 // than the difference being measured within minutes.
 func BenchmarkHotKeyActorInterleaved(b *testing.B) {
-	sys := testkit.NewSystem(b)
-	pid := spawnEcho(b, sys)
-	reg := testkit.Start(b, sys)
-	testkit.Register(b, reg, "echo", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: callTimeout})
+	sys, pid, reg := echoKey(b)
 	ctx := context.Background()
 	const callers = 64
-	round := func(call func() (any, error)) time.Duration {
-		t0 := time.Now()
-		var wg sync.WaitGroup
-		for range callers {
-			wg.Go(func() {
-				for range hotKeyRound / callers {
-					v, err := call()
-					check(b, v, err)
-				}
-			})
-		}
-		wg.Wait()
-		return time.Since(t0)
-	}
+	round := func(call func() (any, error)) time.Duration { return callersRound(b, callers, hotKeyRound, call) }
 	viaTripwire := func() (any, error) { return reg.Call(ctx, "echo", msg) }
 	viaFuture := func() (any, error) { return ask(sys, pid) }
 	var tw, rf time.Duration

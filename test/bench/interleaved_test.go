@@ -4,9 +4,6 @@ import (
 	"context"
 	"testing"
 	"time"
-
-	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // interleave is how many calls each side makes in a row before the other
@@ -22,10 +19,7 @@ const interleave = 64
 // every moment. One op is 64 calls of each; the metrics are each side's
 // cost per call and their ratio (target <= 1.0).
 func BenchmarkActorPathInterleaved(b *testing.B) {
-	sys := testkit.NewSystem(b)
-	pid := spawnEcho(b, sys)
-	reg := testkit.Start(b, sys)
-	testkit.Register(b, reg, "echo", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: callTimeout})
+	sys, pid, reg := echoKey(b)
 	ctx := context.Background()
 	var viaTripwire, viaFuture time.Duration
 	for b.Loop() {

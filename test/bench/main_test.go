@@ -11,6 +11,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"go.uber.org/goleak"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -51,4 +54,14 @@ func check(tb testing.TB, v any, err error) {
 	if err != nil || v != any(msg) {
 		tb.Fatalf("got (%v, %v), want (%v, nil)", v, err, msg)
 	}
+}
+
+// echoKey is an actor system with an echo actor (spawnEcho) and a started
+// registry whose key "echo" is that actor as its target.
+func echoKey(b *testing.B) (*actor.ActorSystem, *actor.PID, *tripwire.Registry) {
+	sys := testkit.NewSystem(b)
+	pid := spawnEcho(b, sys)
+	reg := testkit.Start(b, sys)
+	testkit.Register(b, reg, "echo", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: callTimeout})
+	return sys, pid, reg
 }
