@@ -31,7 +31,8 @@ type Router struct {
 	id     string
 	self   actor.Process // the router, as its asks' sender PIDs cache it (cacheProcess)
 	closed atomic.Bool
-	next   atomic.Uint32
+	next   atomic.Uint32         // the end of the last run of RequestIds handed out
+	ids    sync.Pool             // *idRun: each P's own run, so asks on two cores do not share a counter
 	table  atomic.Pointer[slots] // made by the first ask: a registry of function targets has none
 	over   overflow
 }
@@ -93,10 +94,7 @@ func (r *Router) Close() {
 // newSender returns the sender PID of a, with a fresh RequestId (never 0:
 // protoactor's default), naming the router (cacheProcess).
 func (r *Router) newSender(a *Ask) *sender {
-	id := r.next.Add(1)
-	for id == 0 {
-		id = r.next.Add(1)
-	}
+	id := r.newID()
 	s := &sender{ask: a, pid: actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: id}}
 	if o, ok := a.courier.(Owned); ok {
 		s.owner = o.Owner()
@@ -202,3 +200,30 @@ func (r *Router) SendSystemMessage(*actor.PID, any) {}
 
 // Stop ignores protoactor's stop: the router lives as long as its registry.
 func (r *Router) Stop(*actor.PID) {}
+
+// idRunLen is how many RequestIds a run holds: a P takes the shared counter
+// once per run.
+const idRunLen = 64
+
+// idRun is a run of RequestIds that one P hands out.
+type idRun struct{ next, end uint32 }
+
+// newID returns a fresh RequestId, never 0 (protoactor's default).
+func (r *Router) newID() uint32 {
+	run, _ := r.ids.Get().(*idRun)
+	if run == nil {
+		run = new(idRun)
+	}
+	for {
+		if run.next == run.end {
+			run.end = r.next.Add(idRunLen) // (wrapping around as a uint32 does)
+			run.next = run.end - idRunLen
+		}
+		id := run.next
+		run.next++
+		if id != 0 {
+			r.ids.Put(run)
+			return id
+		}
+	}
+}

@@ -47,7 +47,7 @@ func TestAnAskWhoseSlotIsTakenWaitsInTheOverflowAndGetsItsOwnReply(t *testing.T)
 		r, target := p.Replies(), holdAll(sys)
 		first, second := make(courier, 1), make(courier, 1)
 		a1 := NewAsk(p, &Sender{}, target, "first", time.Time{}, first, nil)
-		r.next.Store(a1.self.RequestId + routerSlots - 1)
+		nextID(r, a1.self.RequestId+routerSlots)
 		a2 := NewAsk(p, &Sender{}, target, "second", time.Time{}, second, nil)
 		require.Equal(t, a1.self.RequestId%routerSlots, a2.self.RequestId%routerSlots)
 
@@ -74,7 +74,7 @@ func TestALateReplyForAnAbandonedAskNeverReachesTheAskInItsSlotNow(t *testing.T)
 		first, second := make(courier, 1), make(courier, 1)
 		a1 := NewAsk(p, &Sender{}, target, "first", time.Time{}, first, nil)
 		require.True(t, a1.Abandon())
-		r.next.Store(a1.self.RequestId + routerSlots - 1)
+		nextID(r, a1.self.RequestId+routerSlots)
 		a2 := NewAsk(p, &Sender{}, target, "second", time.Time{}, second, nil)
 		require.Equal(t, a1.self.RequestId%routerSlots, a2.self.RequestId%routerSlots)
 		require.Zero(t, r.over.n.Load(), "the slot was free again")
@@ -86,5 +86,31 @@ func TestALateReplyForAnAbandonedAskNeverReachesTheAskInItsSlotNow(t *testing.T)
 		require.Equal(t, "second", <-second)
 		synctest.Wait()
 		require.Empty(t, first)
+	})
+}
+
+// nextID makes id the next RequestId r hands out: the next run starts
+// there, and the runs its Ps hold are dropped.
+func nextID(r *Router, id uint32) {
+	r.next.Store(id) // the next run is [id, id+idRunLen)
+	for r.ids.Get() != nil {
+	}
+}
+
+func TestRequestIdsAreFreshAndNeverZeroAcrossTheWrap(t *testing.T) {
+	inSystem(t, func(t *testing.T, sys *actor.ActorSystem, p *Pool) {
+		// Given a router whose next run of ids wraps past zero
+		r := p.Replies()
+		nextID(r, ^uint32(0)-idRunLen/2)
+
+		// When it hands out three runs' worth of ids
+		seen := map[uint32]bool{}
+		for range 3 * idRunLen {
+			id := r.newID()
+			// Then none is zero and none comes twice
+			require.NotZero(t, id)
+			require.False(t, seen[id], "id %d twice", id)
+			seen[id] = true
+		}
 	})
 }
