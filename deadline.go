@@ -11,18 +11,31 @@ import (
 )
 
 // DeadlineHeader names the message header in which a call to an actor
-// target carries its deadline: the Unix time in nanoseconds, in decimal. It
-// crosses protoactor remote with the message. A target (or a receive
-// middleware in front of it, ShedExpired) can read it with CallDeadline and
-// drop work whose caller has already been answered ErrTimeout. Across
-// machines the two clocks are compared, so they must agree to well within
-// the deadline. WithoutDeadlineHeader sends a target's calls without it.
+// target on another machine carries its deadline: the Unix time in
+// nanoseconds, in decimal. It crosses protoactor remote with the message. A
+// target (or a receive middleware in front of it, ShedExpired) can read it
+// with CallDeadline and drop work whose caller has already been answered
+// ErrTimeout. Across machines the two clocks are compared, so they must
+// agree to well within the deadline. A call to an actor on this machine
+// carries its deadline in its sender instead, which costs it nothing, where
+// the header costs a map; WithDeadlineHeader sends it with the header too,
+// and WithoutDeadlineHeader sends no call of a target with it.
 const DeadlineHeader = task.DeadlineHeader
 
-// CallDeadline reads the deadline a call put in a message's header (in an
-// actor, ctx.MessageHeader()), reporting false if there is none.
-func CallDeadline(header actor.ReadonlyMessageHeader) (time.Time, bool) {
-	return task.Deadline(header)
+// CallDeadline reads the deadline of the call that sent a message, from
+// its header and its sender: in an actor, CallDeadline(c.MessageHeader(),
+// c.Sender()); in a receive middleware, CallDeadline(env.Header,
+// env.Sender). It reports false if neither has one. The DeadlineHeader is
+// read first (a call from another machine, or one sent with
+// WithDeadlineHeader or DeadlineEnvelope); then the sender, which carries
+// the deadline of a Tripwire call on this machine, also when the message
+// was forwarded with it (c.Forward) or sent on with it as the custom
+// sender. A nil header or sender is read as none.
+func CallDeadline(header actor.ReadonlyMessageHeader, sender *actor.PID) (time.Time, bool) {
+	if d, ok := task.Deadline(header); ok {
+		return d, true
+	}
+	return task.SenderDeadline(sender)
 }
 
 // DeadlineEnvelope is msg in an envelope that carries deadline in its

@@ -35,7 +35,7 @@ func (r *Registry) register(key string, target Target, s Settings, made bool) er
 	if r.closed.Load() {
 		return ErrShutdown
 	}
-	callee := tactor.Callee{Func: spec.fn, PID: spec.pid, Check: spec.check, Undated: spec.undated}
+	callee := tactor.Callee{Func: spec.fn, PID: spec.pid, Check: spec.check, Header: spec.header}
 	e := registry.NewEntry(key, callee, r.rules.rules(s, spec.pid != nil && !s.IgnoreTargetDown), r.shared)
 	e.Cell.Made = made
 	reply := make(chan error, 1)

@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-
-	"github.com/tripwire-go/tripwire/task"
 )
 
 // ShedConfig configures ShedExpired. The zero value sheds every message
@@ -25,7 +23,8 @@ type ShedConfig struct {
 }
 
 // ShedExpired is a receive middleware for an actor target's props
-// (actor.WithReceiverMiddleware): a user message whose DeadlineHeader has
+// (actor.WithReceiverMiddleware): a user message whose call's deadline
+// (CallDeadline: its DeadlineHeader, or its sender on this machine) has
 // passed when the actor gets to it is dropped without running the actor's
 // Receive. Its caller has its answer already — a Tripwire call got
 // ErrTimeout at that deadline — so the work would be done for nobody: the
@@ -34,7 +33,7 @@ type ShedConfig struct {
 // A shed message gets no reply. Tripwire's caller would ignore it, and a
 // caller that set the header itself (DeadlineEnvelope) must not wait past
 // the deadline it set, so a reply could only land in dead letters.
-// Messages without the header, with one that does not parse, and
+// Messages without a deadline, with a header that does not parse, and
 // protoactor's system and lifecycle messages (*actor.Started, *Stopping,
 // *Terminated, ...) always pass. A message whose Receive has started
 // before its deadline is not interrupted and may finish after it.
@@ -62,14 +61,14 @@ func ShedExpired(cfg ShedConfig) (actor.ReceiverMiddleware, error) {
 // expired reports whether env is a user message whose deadline, plus the
 // tolerance, has passed, and the deadline.
 func (cfg ShedConfig) expired(env *actor.MessageEnvelope) (time.Time, bool) {
-	if env == nil || env.Header == nil {
+	if env == nil {
 		return time.Time{}, false
 	}
 	switch env.Message.(type) {
 	case actor.SystemMessage, actor.AutoReceiveMessage:
 		return time.Time{}, false
 	}
-	d, ok := task.Deadline(env.Header)
+	d, ok := CallDeadline(env.Header, env.Sender)
 	if !ok || time.Now().Before(d.Add(cfg.Tolerance)) {
 		return time.Time{}, false
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire/task"
 )
 
 // Target is the dependency a breaker protects: an actor (ActorTarget) or a
@@ -18,8 +20,9 @@ type targetSpec struct {
 	pid   *actor.PID
 	fn    func(ctx context.Context, msg any) (any, error)
 	check func(msg any) error // nil: every message is fine
-	// undated: asks carry no DeadlineHeader (WithoutDeadlineHeader)
-	undated bool
+	// header: which asks carry the DeadlineHeader (WithDeadlineHeader,
+	// WithoutDeadlineHeader); by default those to another machine
+	header task.Header
 }
 
 func (t targetSpec) target() targetSpec { return t }

@@ -288,7 +288,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 	if b.sender == nil {
 		b.sender = &task.Sender{}
 	}
-	c.ask.Start(b.cfg.Shared.Pool, b.sender, b.cfg.Target.PID, c.Msg, b.cfg.Target.dated(c.Deadline), c, b.rules.Classify)
+	c.ask.Start(b.cfg.Shared.Pool, b.sender, b.cfg.Target.PID, c.Msg, c.Deadline, b.cfg.Target.Header, c, b.rules.Classify)
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {

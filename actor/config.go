@@ -17,22 +17,14 @@ type Callee struct {
 	PID  *actor.PID
 	// Check, if set, refuses a message before its call is admitted.
 	Check func(msg any) error
-	// Undated asks of PID carry no DeadlineHeader (WithoutDeadlineHeader).
-	Undated bool
+	// Header says which asks of PID carry the DeadlineHeader
+	// (WithDeadlineHeader, WithoutDeadlineHeader).
+	Header task.Header
 }
 
 // Checks reports whether t refuses some messages before a call is
 // admitted: it has a Check, or it is an actor (which takes no nil).
 func (t *Callee) Checks() bool { return t.Check != nil || t.PID != nil }
-
-// dated is the deadline an ask of t carries in its DeadlineHeader: d, or
-// none (zero) if t is Undated.
-func (t *Callee) dated(d time.Time) time.Time {
-	if t.Undated {
-		return time.Time{}
-	}
-	return d
-}
 
 // Shared is what every breaker of one registry shares.
 type Shared struct {

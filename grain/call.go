@@ -116,8 +116,8 @@ func (g *caller) terminated(pid *actor.PID, why actor.TerminatedReason) result {
 }
 
 // send sends msg to the grain at pid with self as its sender, and the
-// call's deadline in its tripwire.DeadlineHeader, as an actor target's ask
-// carries it: a grain kind whose props run tripwire.ShedExpired drops a
+// call's deadline in its tripwire.DeadlineHeader, as an ask to an actor
+// on another machine carries it (a grain may live on any member): a grain kind whose props run tripwire.ShedExpired drops a
 // call whose caller has already had tripwire.ErrTimeout.
 func (g *caller) send(ctx context.Context, pid *actor.PID, msg any, self *actor.PID) {
 	sys := g.cluster.ActorSystem

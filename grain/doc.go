@@ -13,8 +13,8 @@
 // cluster's topology drops it: calls waiting on it end then, and a lookup
 // under way starts again under the new topology. Messages must be protobuf messages; anything else
 // is tripwire.ErrNotSerializable at once, counting neither way. A call
-// carries its deadline in the tripwire.DeadlineHeader, as asks to actor
-// targets do.
+// carries its deadline in the tripwire.DeadlineHeader, as asks to actors
+// on other machines do.
 //
 // Failover makes such breakers probe as soon as the cluster's topology
 // drops the member their grain lived on, instead of waiting for their

@@ -21,7 +21,8 @@ type Ask struct {
 	self     *actor.PID // the sender of the request: the router, with our RequestId
 	courier  Courier    // carries the reply back; the Completion's Token
 	classify Classifier
-	deadline time.Time // the call's, sent in the DeadlineHeader
+	deadline time.Time // the call's, in its sender and maybe its DeadlineHeader
+	header   bool      // the envelope carries the DeadlineHeader
 	done     atomic.Bool
 	reply    any         // the target's reply, kept by receive
 	failed   *Completion // set by fail: the outcome without a reply
@@ -39,11 +40,12 @@ type Courier interface {
 
 // NewAsk sends msg to target with p's Router address and a fresh RequestId
 // as its sender, through s, and the call's deadline (if not zero) in the
-// envelope's DeadlineHeader. The reply goes to courier. It never blocks;
+// sender (SenderDeadline), and in the envelope's DeadlineHeader too where
+// header says so. The reply goes to courier. It never blocks;
 // sending to a target that cannot take the message reports ErrTargetDown.
-func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, courier Courier, classify Classifier) *Ask {
+func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, header Header, courier Courier, classify Classifier) *Ask {
 	a := &Ask{}
-	a.Start(p, s, target, msg, deadline, courier, classify)
+	a.Start(p, s, target, msg, deadline, header, courier, classify)
 	return a
 }
 
@@ -51,9 +53,10 @@ func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, 
 // call), saving its allocation. An Ask is started once; once its router has
 // let go of it (its reply came, or it was abandoned) it may be started
 // again, as a new ask.
-func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, courier Courier, classify Classifier) {
+func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, header Header, courier Courier, classify Classifier) {
 	r := p.replies
 	*a = Ask{sys: r.sys, router: r, courier: courier, classify: classify, deadline: Dated(deadline)} // made whole: a call's Ask is used again
+	a.header = !a.deadline.IsZero() && header.sends(target, r.sys.ProcessRegistry.Address)
 	// The system's address now: remote may have started after the router.
 	// A PID of its own, not one kept in the Ask: a target may keep the
 	// sender and answer again later, and that late answer must still name
@@ -80,10 +83,10 @@ func (a *Ask) deliver(proc actor.Process, target *actor.PID, msg any) {
 }
 
 // envelope is msg as the ask sends it: with its sender PID, and its
-// deadline in the DeadlineHeader.
+// deadline in the DeadlineHeader if it carries one.
 func (a *Ask) envelope(msg any) *actor.MessageEnvelope {
 	env := &actor.MessageEnvelope{Message: msg, Sender: a.self}
-	if !a.deadline.IsZero() {
+	if a.header {
 		env.Header = map[string]string{DeadlineHeader: strconv.FormatInt(a.deadline.UnixNano(), 10)}
 	}
 	return env

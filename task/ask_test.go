@@ -70,7 +70,7 @@ func TestAskOutcomes(t *testing.T) {
 				c := newCollector()
 
 				// When it is asked
-				task.NewAsk(newPool(t, sys), &task.Sender{}, target, tt.msg, time.Time{}, c, tt.classify)
+				task.NewAsk(newPool(t, sys), &task.Sender{}, target, tt.msg, time.Time{}, task.HeaderRemote, c, tt.classify)
 
 				// Then exactly one Completion comes back, tagged with its courier
 				got := c.settled()
@@ -87,7 +87,7 @@ func TestAskAbandonedIgnoresTheReply(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given an ask whose target holds the request
 		target, c := spawnTarget(sys), newCollector()
-		a := task.NewAsk(newPool(t, sys), &task.Sender{}, target, "hold", time.Time{}, c, nil)
+		a := task.NewAsk(newPool(t, sys), &task.Sender{}, target, "hold", time.Time{}, task.HeaderRemote, c, nil)
 		require.Empty(t, c.settled())
 
 		// When the ask is abandoned and the target then replies
@@ -104,7 +104,7 @@ func TestAskHeldReplyIsReported(t *testing.T) {
 		// Given an ask whose target holds the request (the control for the
 		// abandoned case)
 		target, c := spawnTarget(sys), newCollector()
-		task.NewAsk(newPool(t, sys), &task.Sender{}, target, "hold", time.Time{}, c, nil)
+		task.NewAsk(newPool(t, sys), &task.Sender{}, target, "hold", time.Time{}, task.HeaderRemote, c, nil)
 		require.Empty(t, c.settled())
 
 		// When the target replies later
@@ -150,7 +150,7 @@ func TestRouterGivesEachAskItsOwnReply(t *testing.T) {
 		collectors := make([]*collector, n)
 		for i := range n {
 			collectors[i] = newCollector()
-			task.NewAsk(p, &task.Sender{}, target, i, time.Time{}, collectors[i], nil)
+			task.NewAsk(p, &task.Sender{}, target, i, time.Time{}, task.HeaderRemote, collectors[i], nil)
 		}
 
 		// When the target answers them all, in the reverse order
@@ -169,7 +169,7 @@ func TestRouterClosedDropsReplies(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given an ask whose target holds the request
 		p, target, c := task.NewPool(sys), holder(sys), newCollector()
-		task.NewAsk(p, &task.Sender{}, target, 1, time.Time{}, c, nil)
+		task.NewAsk(p, &task.Sender{}, target, 1, time.Time{}, task.HeaderRemote, c, nil)
 
 		// When the router is closed (with its pool) and the target then replies
 		require.NoError(t, p.Close(context.Background()))
@@ -190,7 +190,7 @@ func TestAskFoundWaitingWhileItStartsIsWhole(t *testing.T) {
 		go func() {
 			defer close(started)
 			for i := range n {
-				task.NewAsk(p, &task.Sender{}, target, i, time.Time{}, newCollector(), nil)
+				task.NewAsk(p, &task.Sender{}, target, i, time.Time{}, task.HeaderRemote, newCollector(), nil)
 			}
 		}()
 

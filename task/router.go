@@ -29,7 +29,6 @@ const routerSlots = 1 << 14
 type Router struct {
 	sys    *actor.ActorSystem
 	id     string
-	self   actor.Process // the router, as its asks' sender PIDs cache it (cacheProcess)
 	closed atomic.Bool
 	next   atomic.Uint32         // the end of the last run of RequestIds handed out
 	ids    sync.Pool             // *idRun: each P's own run, so asks on two cores do not share a counter
@@ -50,14 +49,34 @@ func (r *Router) slots() *slots {
 }
 
 // sender is an ask's sender PID, made for one Start and never changed
-// after it waits (but for the process PID.ref caches), and the ask it is
-// for: a slot holds it, so the router reads the RequestId of what a slot
-// holds from memory no later ask writes.
+// after it waits (but for the process PID.ref caches), the ask it is for,
+// and the call's deadline: a slot holds it, so the router reads the
+// RequestId of what a slot holds from memory no later ask writes. Its PID
+// caches the sender itself as its process (cacheProcess): a reply sent
+// through that PID, or through a copy of it, comes to the sender, which
+// hands it to its router, and a local target reads the call's deadline
+// from it (SenderDeadline) with no header. Over remote the PID goes by
+// its Id, which names the router.
 type sender struct {
-	pid   actor.PID
-	ask   *Ask
-	owner any // what its courier said it belongs to (Owned), or nil
+	pid      actor.PID
+	ask      *Ask
+	owner    any           // what its courier said it belongs to (Owned), or nil
+	router   *Router       // where its replies go
+	proc     actor.Process // the sender, where its PID's cached process points
+	deadline int64         // the call's, in Unix nanoseconds; 0: none
 }
+
+var _ actor.Process = (*sender)(nil)
+
+// SendUserMessage routes a reply sent to the sender's PID (or a copy of
+// it) through its router.
+func (s *sender) SendUserMessage(pid *actor.PID, message any) { s.router.SendUserMessage(pid, message) }
+
+// SendSystemMessage ignores system messages, as the router does.
+func (s *sender) SendSystemMessage(*actor.PID, any) {}
+
+// Stop ignores protoactor's stop, as the router does.
+func (s *sender) Stop(*actor.PID) {}
 
 // Owned is a Courier that says what its asks belong to, for
 // Router.Waiting: a key's mailbox, say. The owner is read when the ask
@@ -78,7 +97,6 @@ var _ actor.Process = (*Router)(nil)
 // NewRouter registers a router in sys. Close unregisters it.
 func NewRouter(sys *actor.ActorSystem) *Router {
 	r := &Router{sys: sys}
-	r.self = r
 	pid, _ := sys.ProcessRegistry.Add(r, "tripwire$replies$"+sys.ProcessRegistry.NextId())
 	r.id = pid.Id
 	return r
@@ -92,14 +110,19 @@ func (r *Router) Close() {
 }
 
 // newSender returns the sender PID of a, with a fresh RequestId (never 0:
-// protoactor's default), naming the router (cacheProcess).
+// protoactor's default), naming the router, and caching itself as the
+// PID's process (cacheProcess).
 func (r *Router) newSender(a *Ask) *sender {
 	id := r.newID()
-	s := &sender{ask: a, pid: actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: id}}
+	s := &sender{ask: a, router: r, pid: actor.PID{Address: r.sys.ProcessRegistry.Address, Id: r.id, RequestId: id}}
+	if !a.deadline.IsZero() {
+		s.deadline = a.deadline.UnixNano()
+	}
 	if o, ok := a.courier.(Owned); ok {
 		s.owner = o.Owner()
 	}
-	cacheProcess(&s.pid, &r.self)
+	s.proc = s
+	cacheProcess(&s.pid, &s.proc)
 	return s
 }
 

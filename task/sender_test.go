@@ -38,7 +38,7 @@ func TestAStuckBoundedTargetHoldsNoWorkerOnceItsAsksAreAbandoned(t *testing.T) {
 		c := newCollector()
 		var asks []*task.Ask
 		for i := range 6 {
-			asks = append(asks, task.NewAsk(p, s, target, i, time.Now().Add(time.Second), c, nil))
+			asks = append(asks, task.NewAsk(p, s, target, i, time.Now().Add(time.Second), task.HeaderRemote, c, nil))
 		}
 		time.Sleep(10 * time.Millisecond)
 		synctest.Wait()
@@ -77,7 +77,7 @@ func TestAsksWaitingForRoomInABoundedMailboxAreSentInOrder(t *testing.T) {
 		c := newCollector()
 		// When it is asked 8 times, more than its mailbox holds
 		for i := range 8 {
-			task.NewAsk(p, s, target, i, time.Now().Add(time.Minute), c, nil)
+			task.NewAsk(p, s, target, i, time.Now().Add(time.Minute), task.HeaderRemote, c, nil)
 		}
 		// and lets them through one at a time, some time apart
 		for range 8 {

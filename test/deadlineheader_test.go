@@ -17,12 +17,12 @@ import (
 
 func TestActorTargetSeesTheCallDeadline(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		// Given an actor target that answers with the deadline in the header
+		// Given an actor target that answers with its call's deadline
 		pid := e.Sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
 			if _, ok := c.Message().(string); !ok {
 				return
 			}
-			d, ok := tripwire.CallDeadline(c.MessageHeader())
+			d, ok := tripwire.CallDeadline(c.MessageHeader(), c.Sender())
 			c.Respond([]any{d, ok})
 		}))
 		testkit.Register(t, e.Reg, "svc", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: 3 * time.Second})
@@ -49,15 +49,15 @@ func TestActorTargetSeesTheCallDeadline(t *testing.T) {
 func wantDeadline(t *testing.T, want time.Time, answer any) {
 	t.Helper()
 	got := answer.([]any)
-	require.Equal(t, true, got[1], "no deadline header")
+	require.Equal(t, true, got[1], "no deadline")
 	require.True(t, want.Equal(got[0].(time.Time)), "deadline %v, want %v", got[0], want)
 }
 
 func TestWithoutDeadlineHeaderSendsNoDeadline(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given an actor target that fails "fail" and answers the others
-		// with whether their header had a deadline, behind a breaker that
-		// opens on one failure, without the header
+		// with whether their header had a deadline, and their sender,
+		// behind a breaker that opens on one failure, without the header
 		pid := e.Sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
 			switch m := c.Message().(type) {
 			case string:
@@ -65,8 +65,9 @@ func TestWithoutDeadlineHeaderSendsNoDeadline(t *testing.T) {
 					c.Respond(errors.New("failed"))
 					return
 				}
-				_, ok := tripwire.CallDeadline(c.MessageHeader())
-				c.Respond(ok)
+				_, inHeader := tripwire.CallDeadline(c.MessageHeader(), nil)
+				_, inSender := tripwire.CallDeadline(nil, c.Sender())
+				c.Respond([2]bool{inHeader, inSender})
 			}
 		}))
 		target := tripwire.WithoutDeadlineHeader(tripwire.ActorTarget(pid))
@@ -83,9 +84,10 @@ func TestWithoutDeadlineHeaderSendsNoDeadline(t *testing.T) {
 		probe, err := e.Reg.Call(context.Background(), "svc", "probe")
 		require.NoError(t, err)
 
-		// Then neither call carried a deadline
-		require.Equal(t, false, closed, "the caller's ask")
-		require.Equal(t, false, probe, "the breaker's ask")
+		// Then neither call carried a deadline in its header, and both in
+		// their sender
+		require.Equal(t, [2]bool{false, true}, closed, "the caller's ask")
+		require.Equal(t, [2]bool{false, true}, probe, "the breaker's ask")
 	})
 }
 
@@ -115,7 +117,7 @@ func TestACallWithNoTimeoutIsNotShed(t *testing.T) {
 		require.NoError(t, err)
 		pid := e.Sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
 			if _, ok := c.Message().(string); ok {
-				_, dated := tripwire.CallDeadline(c.MessageHeader())
+				_, dated := tripwire.CallDeadline(c.MessageHeader(), c.Sender())
 				c.Respond(dated)
 			}
 		}, actor.WithReceiverMiddleware(shed)))
@@ -129,5 +131,70 @@ func TestACallWithNoTimeoutIsNotShed(t *testing.T) {
 		// and an envelope for such a deadline is refused
 		_, err = tripwire.DeadlineEnvelope("x", nil, time.Now().Add(math.MaxInt64))
 		require.ErrorIs(t, err, tripwire.ErrInvalidMessage)
+	})
+}
+
+// deadlines answers each string with where its call's deadline is found:
+// in its header, and in its sender.
+func deadlines(c actor.Context) {
+	if _, ok := c.Message().(string); ok {
+		_, inHeader := tripwire.CallDeadline(c.MessageHeader(), nil)
+		_, inSender := tripwire.CallDeadline(nil, c.Sender())
+		c.Respond([2]bool{inHeader, inSender})
+	}
+}
+
+func TestALocalCallCarriesItsDeadlineInItsSenderAndAHeaderOnlyWhenAsked(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given an actor on this machine, as a target as it is and with
+		// WithDeadlineHeader
+		pid := e.Sys.Root.Spawn(actor.PropsFromFunc(deadlines))
+		testkit.Register(t, e.Reg, "plain", tripwire.ActorTarget(pid), tripwire.Settings{})
+		testkit.Register(t, e.Reg, "dated", tripwire.WithDeadlineHeader(tripwire.ActorTarget(pid)), tripwire.Settings{})
+
+		// When each is called
+		plain, err := e.Reg.Call(context.Background(), "plain", "x")
+		require.NoError(t, err)
+		dated, err := e.Reg.Call(context.Background(), "dated", "x")
+		require.NoError(t, err)
+
+		// Then both senders carry the deadline, and only the second call a
+		// header
+		require.Equal(t, [2]bool{false, true}, plain)
+		require.Equal(t, [2]bool{true, true}, dated)
+	})
+}
+
+func TestAForwardedCallKeepsItsDeadline(t *testing.T) {
+	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
+		// Given a target that forwards its calls to an actor that reads
+		// their deadline, and one that sends them on with their sender
+		reader := e.Sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+			if _, ok := c.Message().(string); ok {
+				d, ok := tripwire.CallDeadline(c.MessageHeader(), c.Sender())
+				c.Respond([]any{d, ok})
+			}
+		}))
+		forward := e.Sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+			if _, ok := c.Message().(string); ok {
+				c.Forward(reader)
+			}
+		}))
+		sendOn := e.Sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+			if m, ok := c.Message().(string); ok {
+				c.RequestWithCustomSender(reader, m, c.Sender())
+			}
+		}))
+		settings := tripwire.Settings{CallTimeout: 2 * time.Second}
+		testkit.Register(t, e.Reg, "forward", tripwire.ActorTarget(forward), settings)
+		testkit.Register(t, e.Reg, "sendOn", tripwire.ActorTarget(sendOn), settings)
+
+		// When each is called, then the reader sees the call's deadline
+		for _, key := range []string{"forward", "sendOn"} {
+			start := time.Now()
+			v, err := e.Reg.Call(context.Background(), key, "x")
+			require.NoError(t, err, key)
+			wantDeadline(t, start.Add(2*time.Second), v)
+		}
 	})
 }

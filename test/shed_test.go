@@ -224,7 +224,7 @@ func TestShedExpiredAndDeadlineEnvelopeRefuseBadInput(t *testing.T) {
 	}
 	env, err := tripwire.DeadlineEnvelope("x", nil, now)
 	require.NoError(t, err)
-	d, ok := tripwire.CallDeadline(env.Header)
+	d, ok := tripwire.CallDeadline(env.Header, nil)
 	require.True(t, ok)
 	require.True(t, d.Equal(now), "deadline %v, want %v", d, now)
 }
