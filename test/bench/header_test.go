@@ -9,16 +9,12 @@ import (
 	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
-// setupHeader returns a registry with keys "sender" and "header": closed
-// breakers in front of one local echo actor, whose asks carry their
-// deadline in their sender (the default), and in a DeadlineHeader too
-// (WithDeadlineHeader).
-func setupHeader(tb testing.TB) *tripwire.Registry {
-	sys := testkit.NewSystem(tb)
-	pid := spawnEcho(tb, sys)
-	reg := testkit.Start(tb, sys)
-	testkit.Register(tb, reg, "sender", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: callTimeout})
-	testkit.Register(tb, reg, "header", tripwire.WithDeadlineHeader(tripwire.ActorTarget(pid)),
+// setupHeader is echoKey with a second key, "header", in front of the same
+// echo actor WithDeadlineHeader: "echo" carries its asks' deadlines in
+// their sender (the default), "header" in a DeadlineHeader too.
+func setupHeader(b *testing.B) *tripwire.Registry {
+	_, pid, reg := echoKey(b)
+	testkit.Register(b, reg, "header", tripwire.WithDeadlineHeader(tripwire.ActorTarget(pid)),
 		tripwire.Settings{CallTimeout: callTimeout})
 	return reg
 }
@@ -33,7 +29,7 @@ func BenchmarkHeaderInterleaved(b *testing.B) {
 	ctx := context.Background()
 	var took [2]time.Duration
 	for b.Loop() {
-		for side, key := range []string{"sender", "header"} {
+		for side, key := range []string{"echo", "header"} {
 			start := time.Now()
 			for range interleave {
 				v, err := reg.Call(ctx, key, msg)
