@@ -20,8 +20,10 @@ type Factory func(ctx context.Context, key string) (Target, Settings, error)
 // moment. f runs on a goroutine of its own; every caller, the first
 // included, waits for it with its own deadline (the earlier of its context's
 // and DefaultCallTimeout after the call began: the key's CallTimeout is not
-// known yet), its context and Shutdown. Its error (or panic) fails the calls
-// that waited for it, and the next call tries again (ErrFactory). When every
+// known yet), its context and Shutdown. Its error, panic or runtime.Goexit
+// fails the calls that waited for it, and the next call tries again
+// (ErrFactory). A key forgotten (WithMaxKeys) before a call that waited for
+// it could use it is made again for that call. When every
 // waiting call has given up, f's context ends; a call that comes before f
 // has returned waits for it, and runs f again only if it made no key: f
 // never runs twice at once for a key. State, Snapshot and the other
@@ -47,34 +49,46 @@ type flights struct {
 	wg sync.WaitGroup
 }
 
-// flight is one run of the factory for a key.
+// flight is one run of the factory for a key, as x/sync/singleflight's call
+// is: its fields are grouped by who writes them.
 type flight struct {
-	key     string
-	done    chan struct{}
-	err     error // set before done is closed
-	waiters int   // guarded by flights.mu
+	key  string
+	done chan struct{}
+
+	// Written by its goroutine (fly) before done is closed, read by its
+	// waiters after: what the factory made (nil: it failed, or the key was
+	// registered otherwise meanwhile), or why not.
+	entry *registry.Entry
+	err   error
+
+	// Guarded by flights.mu.
+	waiters int
+	vals    context.Context // the values the factory runs with: its latest first waiter's
+	// started: the factory runs (the flight before it, if any, has
+	// ended); cancel then ends its context.
+	started bool
 	cancel  context.CancelCauseFunc
-	// abandoned: every waiter left (guarded by flights.mu); the flight
-	// stays in the map until its factory returns, and the next caller
-	// starts one that runs after it (after), so that a factory that
-	// ignores its context never runs twice at once for a key.
+	// abandoned: every waiter left. The flight stays in the map while its
+	// factory runs, so that the next caller starts a flight after it
+	// (after), which runs the factory only once this one has returned: a
+	// factory that ignores its context never runs twice at once for a
+	// key. A flight abandoned before its factory started is taken up
+	// again by the next caller instead.
 	abandoned bool
 	after     *flight
 }
 
+// testHookResolved, if set, runs when a caller's factory flight has
+// landed, before the caller uses what it made (tests).
+var testHookResolved func(key string)
+
 // resolve finds key's entry, creating it through the factory if there is
 // one. A caller waits for the factory until deadline (zero: no bound but its
-// context), its context ends, or the registry shuts down.
+// context), its context ends, or the registry shuts down. A key forgotten
+// (WithMaxKeys) between its making and its caller's use is made again.
 func (r *Registry) resolve(ctx context.Context, key string, mk Factory, deadline time.Time) (*registry.Entry, error) {
 	e, err := r.lookup(key)
 	if err == nil || mk == nil || !errors.Is(err, ErrUnknownKey) {
-		return e, err
-	}
-	if r.full() {
-		return nil, fmt.Errorf("%w: %d keys, none that can be forgotten to make %q", ErrTooManyKeys, r.maxKeys, key)
-	}
-	f, e, err := r.join(ctx, key, mk)
-	if f == nil {
 		return e, err
 	}
 	var expired <-chan time.Time
@@ -83,30 +97,47 @@ func (r *Registry) resolve(ctx context.Context, key string, mk Factory, deadline
 		defer t.Stop()
 		expired = t.C
 	}
-	select {
-	case <-f.done:
-	case <-ctx.Done():
-		r.leave(f)
-		return nil, contextError(ctx)
-	case <-expired:
-		r.leave(f)
-		return nil, fmt.Errorf("%w: waiting for the factory to create %q", ErrTimeout, key)
-	case <-r.stopping:
-		r.leave(f)
-		return nil, ErrShutdown
+	for {
+		if r.full() {
+			return nil, fmt.Errorf("%w: %d keys, none that can be forgotten to make %q", ErrTooManyKeys, r.maxKeys, key)
+		}
+		f, e, err := r.join(ctx, key, mk)
+		if f == nil {
+			return e, err
+		}
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			r.leave(f)
+			return nil, contextError(ctx)
+		case <-expired:
+			r.leave(f)
+			return nil, fmt.Errorf("%w: waiting for the factory to create %q", ErrTimeout, key)
+		case <-r.stopping:
+			r.leave(f)
+			return nil, ErrShutdown
+		}
+		if testHookResolved != nil {
+			testHookResolved(key)
+		}
+		if f.err != nil || f.entry != nil {
+			// A made entry forgotten meanwhile refuses the call, which
+			// then makes the key again (remade).
+			return f.entry, f.err
+		}
+		if e, err = r.lookup(key); err == nil || !errors.Is(err, ErrUnknownKey) {
+			return e, err
+		}
+		// Registered otherwise while the factory ran, and forgotten since:
+		// made again.
 	}
-	if f.err != nil {
-		return nil, f.err
-	}
-	return r.lookup(key)
 }
 
 // join returns the flight creating key, starting one if none is under way
 // and the key is still unknown, and counts the caller as its waiter. It
 // returns the entry instead if the key was created meanwhile. The key is
-// looked up again under the flights lock: a flight is removed only after its
-// key is registered, so no second flight can start for a key just made (or
-// once all its waiters left, see leave).
+// looked up again under the flights lock: a flight leaves the map only once
+// its key is registered, or once it knows it will not run the factory.
 func (r *Registry) join(ctx context.Context, key string, mk Factory) (*flight, *registry.Entry, error) {
 	r.flights.mu.Lock()
 	defer r.flights.mu.Unlock()
@@ -117,38 +148,96 @@ func (r *Registry) join(ctx context.Context, key string, mk Factory) (*flight, *
 		return nil, e, nil
 	}
 	f, ok := r.flights.m[key]
-	if !ok || f.abandoned {
+	switch {
+	case ok && !f.abandoned:
+	case ok && !f.started:
+		f.abandoned, f.vals = false, ctx // still waiting for the one before it: taken up again
+	default:
 		if r.flights.m == nil {
 			r.flights.m = map[string]*flight{}
 		}
-		var fctx context.Context
-		fctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-		f = &flight{key: key, done: make(chan struct{}), cancel: cancel, after: f}
+		f = &flight{key: key, done: make(chan struct{}), vals: ctx, after: f}
 		r.flights.m[key] = f
 		r.flights.wg.Add(1)
-		go r.fly(fctx, key, mk, f)
+		go r.fly(key, mk, f)
 	}
 	f.waiters++
 	return f, nil, nil
 }
 
-// fly runs the factory for key and registers what it made, then ends the
-// flight.
-func (r *Registry) fly(ctx context.Context, key string, mk Factory, f *flight) {
+// errGoexit is what a factory that called runtime.Goexit (a t.FailNow in
+// a test's factory does) fails its waiters with, as a panic does.
+var errGoexit = errors.New("called runtime.Goexit")
+
+// fly runs the factory for key once the flight before it, if any, has
+// ended, and registers what it made; then it lands the flight. A factory
+// that panics or calls runtime.Goexit fails it with ErrFactory.
+func (r *Registry) fly(key string, mk Factory, f *flight) {
 	defer r.flights.wg.Done()
-	err := r.buildAfter(ctx, key, mk, f.after)
+	var (
+		e        *registry.Entry
+		err      error
+		returned bool
+	)
+	defer func() {
+		if !returned {
+			err = fmt.Errorf("%w for %q: %w", ErrFactory, key, errGoexit)
+		}
+		r.land(f, e, err)
+	}()
+	if f.after != nil {
+		<-f.after.done // never two runs at once, whatever their contexts
+	}
+	ctx, e, err := r.takeOff(key, f)
+	if ctx != nil {
+		e, err = r.build(ctx, key, mk)
+	}
+	returned = true
+}
+
+// takeOff decides whether f runs the factory now; if so it returns the
+// factory's context. Else f leaves the map at once with the key's entry or
+// why there is none: the registry shut down, or every waiter left before
+// the factory started (a later caller then starts a flight of its own).
+func (r *Registry) takeOff(key string, f *flight) (context.Context, *registry.Entry, error) {
 	r.flights.mu.Lock()
-	if r.flights.m[key] == f { // (not if a flight after it took its place: see join)
+	defer r.flights.mu.Unlock()
+	e, registered := r.keys.Load(key)
+	var err error
+	switch {
+	case r.closed.Load():
+		e, err = nil, ErrShutdown
+	case registered:
+	case f.waiters == 0:
+		err = errNoWaiters
+	default:
+		ctx, cancel := context.WithCancelCause(context.WithoutCancel(f.vals))
+		f.started, f.cancel, f.vals = true, cancel, nil
+		return ctx, nil, nil
+	}
+	if r.flights.m[key] == f {
 		delete(r.flights.m, key)
 	}
-	f.err = err
+	return nil, e, err
+}
+
+// land ends f with what its factory made, or why not.
+func (r *Registry) land(f *flight, e *registry.Entry, err error) {
+	r.flights.mu.Lock()
+	if r.flights.m[f.key] == f { // (not if a flight after it took its place: see join)
+		delete(r.flights.m, f.key)
+	}
+	f.entry, f.err = e, err
+	cancel := f.cancel
 	r.flights.mu.Unlock()
-	f.cancel(context.Canceled)
+	if cancel != nil {
+		cancel(context.Canceled)
+	}
 	close(f.done)
 }
 
-// leave uncounts a waiter that gave up; the last one out cancels the
-// factory's context, and marks the flight abandoned: a caller that comes
+// leave uncounts a waiter that gave up; the last one out marks the flight
+// abandoned and ends the factory's context if it runs: a caller that comes
 // while the cancelled factory returns starts a flight of its own, instead
 // of joining one that fails for reasons not its own, which runs the
 // factory once the cancelled one has returned (unless it made the key).
@@ -156,46 +245,32 @@ func (r *Registry) leave(f *flight) {
 	r.flights.mu.Lock()
 	defer r.flights.mu.Unlock()
 	if f.waiters--; f.waiters == 0 {
-		f.cancel(errNoWaiters)
 		f.abandoned = true
+		if f.cancel != nil {
+			f.cancel(errNoWaiters)
+		}
 	}
 }
 
-// buildAfter is build, once the abandoned flight before it (nil: none)
-// has ended, if that did not make the key; ctx's end (every waiter left)
-// ends the wait.
-func (r *Registry) buildAfter(ctx context.Context, key string, mk Factory, before *flight) error {
-	if before != nil {
-		select {
-		case <-before.done:
-		case <-ctx.Done():
-			return context.Cause(ctx)
-		}
-		if _, ok := r.keys.Load(key); ok {
-			return nil
-		}
-	}
-	return r.build(ctx, key, mk)
-}
-
-// build runs the factory for key and registers what it made.
-func (r *Registry) build(ctx context.Context, key string, mk Factory) (err error) {
+// build runs the factory for key and registers what it made, which it
+// returns (nil if the program registered the key itself meanwhile).
+func (r *Registry) build(ctx context.Context, key string, mk Factory) (e *registry.Entry, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("%w for %q panicked: %v", ErrFactory, key, p)
+			e, err = nil, fmt.Errorf("%w for %q panicked: %v", ErrFactory, key, p)
 		}
 	}()
 	t, s, err := mk(ctx, key)
 	if err != nil {
-		return fmt.Errorf("%w for %q: %w", ErrFactory, key, err)
+		return nil, fmt.Errorf("%w for %q: %w", ErrFactory, key, err)
 	}
-	err = r.register(key, t, s, true)
+	e, err = r.register(key, t, s, true)
 	if errors.Is(err, ErrDuplicateKey) {
 		// Registered with Register by the program itself while the
 		// factory ran: the program's breaker serves the key.
-		return nil
+		return nil, nil
 	}
-	return err
+	return e, err
 }
 
 // stopFlights cancels the factory runs under way and waits for them until
@@ -203,7 +278,9 @@ func (r *Registry) build(ctx context.Context, key string, mk Factory) (err error
 func (r *Registry) stopFlights(ctx context.Context) error {
 	r.flights.mu.Lock()
 	for _, f := range r.flights.m {
-		f.cancel(ErrShutdown)
+		if f.cancel != nil { // (one not started yet sees the shutdown when it would start)
+			f.cancel(ErrShutdown)
+		}
 	}
 	r.flights.mu.Unlock()
 	return waitFor(ctx, r.flights.wg.Wait)

@@ -14,33 +14,38 @@ import (
 // Register adds a breaker for key in front of target. Zero settings fields
 // take their defaults.
 func (r *Registry) Register(key string, target Target, s Settings) error {
-	return r.register(key, target, s, false)
+	_, err := r.register(key, target, s, false)
+	return err
 }
 
-// register is Register of a key the factory made (made) or the program.
-func (r *Registry) register(key string, target Target, s Settings, made bool) error {
+// register is Register of a key the factory made (made) or the program; it
+// returns the key's entry.
+func (r *Registry) register(key string, target Target, s Settings, made bool) (*registry.Entry, error) {
 	if r.unusable() {
-		return errNoRegistry
+		return nil, errNoRegistry
 	}
 	if err := validateKey(key); err != nil {
-		return err
+		return nil, err
 	}
 	spec, err := r.validateTarget(target)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if s, err = s.withDefaults(); err != nil {
-		return err
+		return nil, err
 	}
 	if r.closed.Load() {
-		return ErrShutdown
+		return nil, ErrShutdown
 	}
 	callee := tactor.Callee{Func: spec.fn, PID: spec.pid, Check: spec.check, Header: spec.header}
 	e := registry.NewEntry(key, callee, r.rules.rules(s, spec.pid != nil && !s.IgnoreTargetDown), r.shared)
 	e.Cell.Made = made
 	reply := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Register{Entry: e, Reply: reply})
-	return r.await(reply)
+	if err := r.await(reply); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 func (r *Registry) validateTarget(t Target) (targetSpec, error) {
