@@ -87,17 +87,20 @@ func (b *breaker) checkDrain(m *idleCheck) {
 	if s == nil {
 		return
 	}
+	if !s.quiet(time.Now(), &b.cfg.Cell) {
+		b.armDrain()
+		return
+	}
 	// Only a closed key gives its window back: an open one keeps the
-	// failure that opened it (its OpenError's cause).
-	c := &b.circuit
-	if s.quiet(time.Now(), &b.cfg.Cell) && c.State == state.Closed && c.Forced == state.NotForced {
+	// failure that opened it (its OpenError's cause). It is not woken for
+	// it while it stays quiet: its next call, or a Snapshot or control
+	// that finds it closed, arms the check again (count, snapshot).
+	if c := &b.circuit; c.State == state.Closed && c.Forced == state.NotForced {
 		s.drop(&b.cfg.Cell)
 		if len(b.inflight) == 0 {
 			b.inflight = nil // its memory too
 		}
-		return
 	}
-	b.armDrain()
 }
 
 func (b *breaker) snapshot() Snapshot {
