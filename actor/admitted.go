@@ -95,7 +95,7 @@ func (b *breaker) expireAdmitted(ctx actor.Context, c *Call) {
 	}
 	now := time.Now()
 	b.lastActive = monoOf(now)
-	b.end(ctx, c, state.Failed, true, false, Result{Err: errs.ErrTimeout}, now)
+	b.end(ctx, c, b.deadlineKind(c), true, false, Result{Err: errs.ErrTimeout}, now)
 }
 
 // SettleOrphans answers with err every call of the key still in flight

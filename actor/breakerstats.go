@@ -37,6 +37,8 @@ func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err err
 	switch {
 	case canceled:
 		return tCanceled, false
+	case kind == state.Ignored && timeout:
+		return tCanceled, false // its target was never asked (see deadlineKind)
 	case kind == state.Ignored:
 		t = tIgnored
 	case kind == state.Failed:
@@ -51,6 +53,19 @@ func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err err
 		b.cfg.Cell.failed(cause)
 	}
 	return t, true
+}
+
+// deadlineKind is how a call the target may not have run ends at its
+// deadline: a failure (a timeout) — unless it was a function target's call
+// whose worker had not started the target by then, which is ignored: the
+// process gave the worker no core in time, which says nothing of the
+// target (task.Job.Unstarted); the statistics count it with the calls
+// whose deadline passed before the target was asked, in Canceled.
+func (b *breaker) deadlineKind(c *Call) state.EventKind {
+	if b.cfg.Target.Func != nil && c.job.Unstarted() {
+		return state.Ignored
+	}
+	return state.Failed
 }
 
 // armDrain checks in a window's time whether the key has gone quiet, to

@@ -7,11 +7,11 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/state"
 )
 
 // expire answers every call whose deadline has passed with ErrTimeout and
-// counts it as a failure.
+// counts it as a failure (or, if its target never started, neither way: see
+// deadlineKind).
 func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 	if t.incarnation != b.circuit.Gen.Incarnation || t.seq != uint64(b.tickSeq) {
 		return
@@ -24,7 +24,7 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 		b.inflight.remove(c)
 		c.abandon()
 		c.ctx.cancel(context.DeadlineExceeded)
-		b.end(ctx, c, state.Failed, true, false, Result{Err: errs.ErrTimeout}, now)
+		b.end(ctx, c, b.deadlineKind(c), true, false, Result{Err: errs.ErrTimeout}, now)
 	}
 	if expired {
 		b.lastActive = monoOf(now)

@@ -19,8 +19,11 @@ type Counts struct {
 	Timeouts   uint64 `json:"timeouts"` // failures because the deadline passed
 	Rejected   uint64 `json:"rejected"` // ErrOpen: open, or half-open with its probes out
 	Overloaded uint64 `json:"overloaded"`
-	Ignored    uint64 `json:"ignored"`  // the classifier said Ignore
-	Canceled   uint64 `json:"canceled"` // the caller gave up before an outcome
+	Ignored    uint64 `json:"ignored"` // the classifier said Ignore
+	// Canceled: the caller gave up before an outcome, or the deadline
+	// passed before the target was asked (while the call waited in the
+	// breaker's mailbox, or for a worker to start a function target).
+	Canceled uint64 `json:"canceled"`
 }
 
 // Latency summarizes how long the calls the target ran took, from their

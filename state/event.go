@@ -43,7 +43,9 @@ type Event struct {
 	Gen  Gen
 	// Duration is how long the call took (outcomes), for SlowCall.
 	Duration time.Duration
-	// Timeout marks a Failed outcome that is a call's deadline passing.
+	// Timeout marks an outcome that is a call's deadline passing: Failed,
+	// or Ignored when the call's target never started (its owner had no
+	// core for it in time).
 	Timeout bool
 	// Rand, in [0,1), picks the backoff jitter if this event opens the circuit.
 	Rand float64

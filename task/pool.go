@@ -37,6 +37,37 @@ type Job struct {
 	// breaker: the worker asks it, just before the target runs, whether
 	// the circuit still admits it (see Admission).
 	Admission Admission
+
+	// start is whether its target started, as its worker and whoever
+	// ends the call at its deadline race for it (see Unstarted); a Job
+	// literal starts it at jobQueued.
+	start atomic.Uint32
+}
+
+// A job's start (Job.start).
+const (
+	jobQueued  uint32 = iota // submitted; its target has not started
+	jobStarted               // its worker runs, or ran, the target
+	jobDropped               // its deadline passed first: the target never runs
+)
+
+// begin reports whether the worker may run j's target now: its deadline
+// has not passed, and nobody dropped it. It reads the monotonic clock only.
+func (j *Job) begin() bool {
+	if !j.Deadline.IsZero() && time.Until(j.Deadline) <= 0 {
+		j.start.CompareAndSwap(jobQueued, jobDropped)
+	}
+	return j.start.CompareAndSwap(jobQueued, jobStarted)
+}
+
+// Unstarted reports, once j's deadline has passed, whether its target
+// never started, and then makes sure it never will: the worker, when it
+// gets to j, drops it. A call that timed out so says nothing about its
+// target — the process gave its worker no core before the deadline — and
+// counts neither way.
+func (j *Job) Unstarted() bool {
+	j.start.CompareAndSwap(jobQueued, jobDropped)
+	return j.start.Load() == jobDropped
 }
 
 // Admission is a job its caller admitted while the key's circuit was
@@ -328,6 +359,15 @@ func (p *Pool) run(w *worker, j *Job) {
 			a.Redirect() // the last touch of j
 			return
 		}
+	}
+	if !j.begin() {
+		// Its deadline came first: whoever ends the call there answers it
+		// (see Unstarted), and the target never saw it.
+		if j.Admission != nil {
+			w.end(j)
+		}
+		release(j.Token)
+		return
 	}
 	ctx := j.Ctx
 	if d, ok := ctx.Deadline(); !j.Deadline.IsZero() && (!ok || d.After(j.Deadline)) {
