@@ -8,14 +8,13 @@ import (
 	"github.com/tripwire-go/tripwire/internal/errs"
 )
 
-// yieldEvery is how many rejections of a key pass between two in which the
-// rejected caller yields its core: a caller that retries ErrOpen in a tight
-// loop never blocks, and a thousand of them would keep the goroutines whose
+// lookEvery is how many rejections of a key (or of one of its stripes)
+// pass between two in which the rejected caller looks whether it should
+// yield its core (see spun): a caller that retries ErrOpen in a tight loop
+// never blocks, and a thousand of them would keep the goroutines whose
 // answers are ready — their calls timed out, their fast failure waiting —
-// from running for seconds. With 1,000 such callers, each yields after
-// about yieldEvery calls of its own, so every goroutine runs within a few
-// tens of milliseconds (docs/reliability.md has the figures).
-const yieldEvery = 2048
+// from running for seconds.
+const lookEvery = 64
 
 // contendedAt is how many rejections of an open period that lost the
 // count's cache line to another core make the key flooded.
@@ -84,8 +83,8 @@ func (c *Cell) Reject() *errs.OpenError {
 		c.rejectFlooded(r)
 	} else if n := c.rejected.Load() + 1; !c.rejected.CompareAndSwap(n-1, n) {
 		c.rejectContended(r)
-	} else if n%yieldEvery == 0 {
-		yield()
+	} else if n%lookEvery == 0 {
+		spun()
 	}
 	return r.err
 }
@@ -100,8 +99,8 @@ func (c *Cell) rejectFlooded(r *rejecting) {
 	} else {
 		n = c.rejected.Add(1)
 	}
-	if n%yieldEvery == 0 {
-		yield()
+	if n%lookEvery == 0 {
+		spun()
 	}
 }
 
@@ -111,8 +110,8 @@ func (c *Cell) rejectFlooded(r *rejecting) {
 //
 //go:noinline
 func (c *Cell) rejectContended(r *rejecting) {
-	if n := c.rejected.Add(1); n%yieldEvery == 0 {
-		yield()
+	if n := c.rejected.Add(1); n%lookEvery == 0 {
+		spun()
 	}
 	if r.contended.Add(1) == contendedAt {
 		r.stripes.CompareAndSwap(nil, new(stripes))

@@ -4,7 +4,37 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
+	"time"
 )
+
+// spinSlice is how long rejected callers may run, process-wide, between two
+// yields (see spun). With R callers spinning on C cores, a goroutine
+// readied behind them waits at most about R × 2 × spinSlice / C for a core:
+// 20 ms for a thousand callers on two cores.
+const spinSlice = 20 * time.Microsecond
+
+// lastSpun is when a rejected caller last yielded, or found nobody waiting
+// for a core (on the monotonic clock since clockBase).
+var lastSpun atomic.Int64
+
+// spun is a look of a rejected caller (every lookEvery rejections of a
+// key): once spinSlice has passed since the last look that yielded, it
+// yields (if goroutines wait for a core). A count of rejections alone
+// cannot bound how long callers run between yields: a caller's loop that
+// does more between two calls (a context, a log line) rejects less often.
+// The clock is read once per look, about a third of a nanosecond a
+// rejection.
+//
+//go:noinline
+func spun() {
+	now := int64(time.Since(clockBase))
+	last := lastSpun.Load()
+	if now-last < int64(spinSlice) || !lastSpun.CompareAndSwap(last, now) {
+		return
+	}
+	yield()
+}
 
 // runnableMetric is the runtime's count of goroutines ready to run that
 // have no core.
@@ -22,9 +52,9 @@ var yieldSample = struct {
 // are (out of line: the open path stays small). With none waiting it
 // returns at once: runtime.Gosched would wake an idle core for nothing (a
 // futex call in wakep, about 15 µs), which made a lone caller's open path
-// a fifth slower. Reading the count takes about 85 ns, once every
-// yieldEvery rejections; a caller that finds another reading it yields
-// anyway, since callers contending here are themselves the crowd.
+// a fifth slower. Reading the count takes about 85 ns, at most once every
+// spinSlice; a caller that finds another reading it yields anyway, since
+// callers contending here are themselves the crowd.
 //
 //go:noinline
 func yield() {
