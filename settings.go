@@ -59,7 +59,8 @@ type Settings struct {
 	// (default 1); all must succeed to close it, any failure re-opens it.
 	HalfOpenProbes int
 	// MaxInFlight bounds the calls in flight on the key (default 0: no
-	// bound); a call beyond it gets ErrOverloaded at once and is not queued.
+	// bound), at most math.MaxInt32 (2,147,483,647); a call beyond it gets
+	// ErrOverloaded at once and is not queued.
 	MaxInFlight int
 	// IgnoreTargetDown turns off watching an actor target: by default the
 	// breaker opens at once (reason "target_down") when the target
