@@ -151,8 +151,8 @@ func TestSettingsErrorsFailTheCallAndAreAskedAgain(t *testing.T) {
 			intercept := fakeInterceptor(t, e, tripwiregrpc.WithSettingsFor(counted))
 			for range 2 {
 				err := intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.invoke)
-				if !errors.Is(err, tc.want) || status.Code(err) != tc.code {
-					t.Errorf("%s: %v (code %v); want %v, %v", name, err, status.Code(err), tc.want, tc.code)
+				if !errors.Is(err, tc.want) || !errors.Is(err, tripwire.ErrFactory) || status.Code(err) != tc.code {
+					t.Errorf("%s: %v (code %v); want %v and ErrFactory, %v", name, err, status.Code(err), tc.want, tc.code)
 				}
 			}
 		}

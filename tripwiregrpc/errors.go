@@ -44,7 +44,7 @@ func withStatus(err error) error {
 	case errors.Is(err, tripwire.ErrOpen), errors.Is(err, tripwire.ErrShutdown),
 		errors.Is(err, tripwire.ErrBreakerRestarted):
 		code = codes.Unavailable
-	case errors.Is(err, tripwire.ErrOverloaded):
+	case errors.Is(err, tripwire.ErrOverloaded), errors.Is(err, tripwire.ErrTooManyKeys):
 		code = codes.ResourceExhausted
 	case errors.Is(err, tripwire.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		code = codes.DeadlineExceeded

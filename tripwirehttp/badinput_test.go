@@ -170,8 +170,8 @@ func TestSettingsErrorsFailTheRequestAndAreAskedAgain(t *testing.T) {
 			tr := fakeRig(t, e, next, tripwirehttp.WithSettingsFor(counted))
 			for range 2 {
 				req, b := postWithBody(t)
-				if _, err := tr.RoundTrip(req); !errors.Is(err, tc.want) {
-					t.Errorf("%s: RoundTrip = %v; want %v", name, err, tc.want)
+				if _, err := tr.RoundTrip(req); !errors.Is(err, tc.want) || !errors.Is(err, tripwire.ErrFactory) {
+					t.Errorf("%s: RoundTrip = %v; want %v and ErrFactory", name, err, tc.want)
 				}
 				if n := b.closes.Load(); n != 1 {
 					t.Errorf("%s: request body closed %d times; want 1", name, n)
