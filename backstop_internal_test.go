@@ -36,7 +36,7 @@ func TestBackstopAnswersACallItsBreakerNeverTakes(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, "ok", v)
 		require.EqualValues(t, 1, calls.Load())
-		snap, err := reg.Snapshot("k")
+		snap, err := reg.Snapshot(context.Background(), "k")
 		require.NoError(t, err)
 		require.Equal(t, 0, snap.Failures)
 		require.Equal(t, 0, snap.InFlight)

@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // badFixture is a registry with two healthy keys, "fn" (a function target)
@@ -44,7 +46,7 @@ type requestCmd struct {
 
 func newBadFixture(t *testing.T) *badFixture {
 	f := &badFixture{t: t, sys: newSystem(), fn: newScripted()}
-	reg, err := tripwire.Start(f.sys)
+	reg, err := tripwire.Start(tripwire.WithActorSystem(f.sys))
 	require.NoError(t, err)
 	f.reg = reg
 	f.echo = spawnEcho(f.sys, &f.echoCalls)
@@ -53,8 +55,8 @@ func newBadFixture(t *testing.T) *badFixture {
 			cmd.err <- f.reg.Request(c, cmd.key, cmd.msg)
 		}
 	}))
-	require.NoError(t, reg.Register("fn", f.fn.target(), tripwire.Settings{}))
-	require.NoError(t, reg.Register("act", tripwire.ActorTarget(f.echo), tripwire.Settings{}))
+	require.NoError(t, reg.Register(context.Background(), "fn", f.fn.target(), tripwire.Settings{}))
+	require.NoError(t, reg.Register(context.Background(), "act", tripwire.ActorTarget(f.echo), tripwire.Settings{}))
 	return f
 }
 
@@ -80,10 +82,10 @@ func (f *badFixture) requireUntouched() {
 	t := f.t
 	require.Equal(t, []string{"act", "fn"}, f.reg.Keys())
 	for _, key := range []string{"act", "fn"} {
-		s, err := f.reg.Snapshot(key)
+		s, err := f.reg.Snapshot(context.Background(), key)
 		require.NoError(t, err)
 		require.Equal(t, key, s.Key)
-		require.Equal(t, tripwire.Closed, s.State)
+		require.Equal(t, state.Closed, s.State)
 		require.Zero(t, s.Failures+s.InFlight+s.Restarts)
 		// bad input counted neither way: only the checks' own successes
 		require.Equal(t, s.Stats.Total.Successes, s.Stats.Total.Calls, "%+v", s.Stats.Total)
@@ -116,22 +118,22 @@ func keyCases(label, key string, want error) []badCase {
 		do   func(f *badFixture, key string) error
 	}{
 		{"Register", func(f *badFixture, k string) error {
-			return f.reg.Register(k, f.fn.target(), tripwire.Settings{})
+			return f.reg.Register(context.Background(), k, f.fn.target(), tripwire.Settings{})
 		}},
 		{"Call", func(f *badFixture, k string) error { return callErr(f, context.Background(), k, "x") }},
 		{"CallAs", func(f *badFixture, k string) error {
-			_, err := tripwire.CallAs[string](context.Background(), f.reg, k, "x")
+			_, err := tripwire.Key[any, string](f.reg, k).Call(context.Background(), "x")
 			return err
 		}},
 		{"Request", func(f *badFixture, k string) error { return f.request(k, "x") }},
 		{"State", func(f *badFixture, k string) error { _, err := f.reg.State(k); return err }},
-		{"Snapshot", func(f *badFixture, k string) error { _, err := f.reg.Snapshot(k); return err }},
-		{"Unregister", func(f *badFixture, k string) error { return f.reg.Unregister(k) }},
-		{"Crash", func(f *badFixture, k string) error { return f.reg.Crash(k) }},
-		{"ForceOpen", func(f *badFixture, k string) error { return f.reg.ForceOpen(k) }},
-		{"ForceClose", func(f *badFixture, k string) error { return f.reg.ForceClose(k) }},
-		{"Reset", func(f *badFixture, k string) error { return f.reg.Reset(k) }},
-		{"ProbeNow", func(f *badFixture, k string) error { return f.reg.ProbeNow(k) }},
+		{"Snapshot", func(f *badFixture, k string) error { _, err := f.reg.Snapshot(context.Background(), k); return err }},
+		{"Unregister", func(f *badFixture, k string) error { return f.reg.Unregister(context.Background(), k) }},
+		{"Crash", func(f *badFixture, k string) error { return tripwiretest.Crash(context.Background(), f.reg, k) }},
+		{"ForceOpen", func(f *badFixture, k string) error { return f.reg.ForceOpen(context.Background(), k) }},
+		{"ForceClose", func(f *badFixture, k string) error { return f.reg.ForceClose(context.Background(), k) }},
+		{"Reset", func(f *badFixture, k string) error { return f.reg.Reset(context.Background(), k) }},
+		{"ProbeNow", func(f *badFixture, k string) error { return f.reg.ProbeNow(context.Background(), k) }},
 		{"CallWith", func(f *badFixture, k string) error {
 			_, err := f.reg.CallWith(context.Background(), k, "x", f.factory)
 			return err
@@ -155,7 +157,7 @@ func badInputCases() []badCase {
 	var cases []badCase
 	for _, k := range []struct{ label, key string }{
 		{"empty key", ""},
-		{"key of 257 bytes", strings.Repeat("k", tripwire.MaxKeyLen+1)},
+		{"key of 257 bytes", strings.Repeat("k", 256+1)},
 		{"key with a newline", "a\nb"},
 		{"key with a NUL", "a\x00b"},
 		{"key with invalid UTF-8", "a\xffb"},
@@ -165,7 +167,7 @@ func badInputCases() []badCase {
 	cases = append(cases, keyCases("unknown key", "nobody", tripwire.ErrUnknownKey)...)
 
 	register := func(key string, target func(f *badFixture) tripwire.Target, s tripwire.Settings) func(f *badFixture) error {
-		return func(f *badFixture) error { return f.reg.Register(key, target(f), s) }
+		return func(f *badFixture) error { return f.reg.Register(context.Background(), key, target(f), s) }
 	}
 	fnTarget := func(f *badFixture) tripwire.Target { return f.fn.target() }
 	cancelled, cancel := context.WithCancel(context.Background())
@@ -183,8 +185,8 @@ func badInputCases() []badCase {
 			do: register("new", func(*badFixture) tripwire.Target { return tripwire.ActorTarget(nil) }, tripwire.Settings{})},
 		{name: "ActorTarget of a PID without an id", want: tripwire.ErrInvalidTarget,
 			do: register("new", func(*badFixture) tripwire.Target { return tripwire.ActorTarget(&actor.PID{}) }, tripwire.Settings{})},
-		{name: "FuncTarget(nil)", want: tripwire.ErrInvalidTarget,
-			do: register("new", func(*badFixture) tripwire.Target { return tripwire.FuncTarget(nil) }, tripwire.Settings{})},
+		{name: "Func(nil)", want: tripwire.ErrInvalidTarget,
+			do: register("new", func(*badFixture) tripwire.Target { return tripwire.Func[any, any](nil) }, tripwire.Settings{})},
 		{name: "ActorTarget of the registry's supervisor", want: tripwire.ErrInvalidTarget,
 			do: register("new", func(f *badFixture) tripwire.Target {
 				sup, _ := ownPIDs(f.t, f.sys)
@@ -205,7 +207,7 @@ func badInputCases() []badCase {
 			do: func(f *badFixture) error { return callErr(f, nil, "fn", "x") }}, //nolint:staticcheck // the bad input under test
 		{name: "CallAs with a nil context", want: tripwire.ErrNilContext,
 			do: func(f *badFixture) error {
-				_, err := tripwire.CallAs[string](nil, f.reg, "fn", "x") //nolint:staticcheck // the bad input under test
+				_, err := tripwire.Key[any, string](f.reg, "fn").Call(nil, "x") //nolint:staticcheck // the bad input under test
 				return err
 			}},
 		{name: "Call of a function target with a cancelled context", want: context.Canceled,
@@ -222,13 +224,16 @@ func badInputCases() []badCase {
 			do: func(f *badFixture) error { return f.reg.Request(nil, "fn", "x") }},
 		{name: "CallAs on a nil registry", want: tripwire.ErrInvalidOption,
 			do: func(*badFixture) error {
-				_, err := tripwire.CallAs[string](context.Background(), nil, "fn", "x")
+				_, err := tripwire.Key[any, string](nil, "fn").Call(context.Background(), "x")
 				return err
 			}},
 		{name: "Start with WithLogger(nil)", want: tripwire.ErrInvalidOption,
-			do: func(f *badFixture) error { _, err := tripwire.Start(f.sys, tripwire.WithLogger(nil)); return err }},
+			do: func(f *badFixture) error {
+				_, err := tripwire.Start(tripwire.WithActorSystem(f.sys), tripwire.WithLogger(nil))
+				return err
+			}},
 		{name: "Start with a nil Option", want: tripwire.ErrInvalidOption,
-			do: func(f *badFixture) error { _, err := tripwire.Start(f.sys, nil); return err }},
+			do: func(f *badFixture) error { _, err := tripwire.Start(tripwire.WithActorSystem(f.sys), nil); return err }},
 		{name: "CallWith with a nil Factory", want: tripwire.ErrInvalidOption,
 			do: func(f *badFixture) error { _, err := f.reg.CallWith(context.Background(), "new", "x", nil); return err }},
 		{name: "CallWith with a nil context", want: tripwire.ErrNilContext,
@@ -241,17 +246,17 @@ func badInputCases() []badCase {
 
 	for _, c := range []badCase{
 		{name: "Register", do: register("new", fnTarget, tripwire.Settings{})},
-		{name: "Unregister", do: func(f *badFixture) error { return f.reg.Unregister("fn") }},
+		{name: "Unregister", do: func(f *badFixture) error { return f.reg.Unregister(context.Background(), "fn") }},
 		{name: "Call", do: func(f *badFixture) error { return callErr(f, context.Background(), "fn", "x") }},
 		{name: "CallAs", do: func(f *badFixture) error {
-			_, err := tripwire.CallAs[string](context.Background(), f.reg, "act", "x")
+			_, err := tripwire.Key[any, string](f.reg, "act").Call(context.Background(), "x")
 			return err
 		}},
 		{name: "Request", do: func(f *badFixture) error { return f.request("act", "x") }},
 		{name: "State", do: func(f *badFixture) error { _, err := f.reg.State("fn"); return err }},
-		{name: "Snapshot", do: func(f *badFixture) error { _, err := f.reg.Snapshot("fn"); return err }},
-		{name: "Crash", do: func(f *badFixture) error { return f.reg.Crash("fn") }},
-		{name: "ProbeNow", do: func(f *badFixture) error { return f.reg.ProbeNow("fn") }},
+		{name: "Snapshot", do: func(f *badFixture) error { _, err := f.reg.Snapshot(context.Background(), "fn"); return err }},
+		{name: "Crash", do: func(f *badFixture) error { return tripwiretest.Crash(context.Background(), f.reg, "fn") }},
+		{name: "ProbeNow", do: func(f *badFixture) error { return f.reg.ProbeNow(context.Background(), "fn") }},
 		{name: "CallWith", do: func(f *badFixture) error {
 			_, err := f.reg.CallWith(context.Background(), "new", "x", f.factory)
 			return err
@@ -300,8 +305,8 @@ func TestBadInput(t *testing.T) {
 // limits in TestBadInput sit exactly at the boundary.
 func TestKeyLimitsAccept(t *testing.T) {
 	reg, _ := start(t)
-	for _, key := range []string{strings.Repeat("k", tripwire.MaxKeyLen), "k", "clé-ключ-鍵 with spaces"} {
-		require.NoError(t, reg.Register(key, newScripted().target(), tripwire.Settings{}), "key %q", key)
+	for _, key := range []string{strings.Repeat("k", 256), "k", "clé-ключ-鍵 with spaces"} {
+		require.NoError(t, reg.Register(context.Background(), key, newScripted().target(), tripwire.Settings{}), "key %q", key)
 		v, err := reg.Call(context.Background(), key, 7)
 		require.NoError(t, err)
 		require.Equal(t, "ok 7", v)
@@ -322,10 +327,10 @@ func TestConcurrentRegisterOfOneKey(t *testing.T) {
 	for i := range n {
 		go func() {
 			defer done.Done()
-			target := tripwire.FuncTarget(func(context.Context, any) (any, error) { return i, nil })
+			target := tripwire.Func(func(context.Context, any) (any, error) { return i, nil })
 			ready.Done()
 			<-gate
-			errs[i] = reg.Register("hot", target, tripwire.Settings{})
+			errs[i] = reg.Register(context.Background(), "hot", target, tripwire.Settings{})
 		}()
 	}
 

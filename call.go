@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // ReplyGrace is how long past its deadline a caller waits for its breaker's
@@ -18,36 +20,18 @@ import (
 const ReplyGrace = tactor.ReplyGrace
 
 // Call sends msg to key's target through its breaker and returns the
-// target's answer. It returns an *OpenError (errors.Is ErrOpen) at once while
-// the circuit is open, and ErrOverloaded at once when the key already has
-// MaxInFlight calls in flight. The call's deadline is the earlier of ctx's
-// and now+CallTimeout; if ctx is cancelled first, Call returns ctx.Err() at
-// once and the call counts neither as success nor failure. A context whose
-// deadline has passed gets ErrTimeout.
+// target's answer. It returns an *state.OpenError (errors.Is ErrOpen) at
+// once while the circuit is open, and ErrOverloaded at once when the key
+// already has MaxInFlight calls in flight. The call's deadline is the
+// earlier of ctx's and now+CallTimeout; if ctx is cancelled first, Call
+// returns ctx.Err() at once and the call counts neither as success nor
+// failure. A context whose deadline has passed gets ErrTimeout. Key (a
+// Handle) is Call with the message's and the answer's types checked.
 func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 	if r == nil {
-		return nil, errNoRegistry // a zero Registry has no keys: callUnknownWith
+		return nil, errNoRegistry
 	}
-	if ctx == nil {
-		return nil, ErrNilContext
-	}
-	if ctx.Err() != nil {
-		return nil, contextError(ctx)
-	}
-	e, ok := r.keys.Load(key)
-	if !ok || r.closed.Load() {
-		return r.callUnknown(ctx, key, msg)
-	}
-	if e.Config.Target.Checks() && e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
-		if err := r.checkMessage(&e.Config.Target, msg); err != nil {
-			return nil, err
-		}
-	}
-	if oe := e.Cell.Reject(); oe != nil {
-		r.calls.Rejected(ctx, &e.Config)
-		return nil, oe
-	}
-	return r.admitted(ctx, e, msg, time.Time{}, r.factory)
+	return r.call(ctx, key, msg, r.factory, nil)
 }
 
 // CallWith is Call for a key that f makes if it does not exist yet —
@@ -56,55 +40,49 @@ func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
 // client's make their breakers this way, one per host. f must be non-nil.
 func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory) (any, error) {
 	if r == nil {
-		return nil, errNoRegistry // a zero Registry has no keys: callUnknownWith
+		return nil, errNoRegistry
 	}
 	if f == nil {
 		return nil, fmt.Errorf("%w: CallWith with a nil Factory", ErrInvalidOption)
 	}
+	return r.call(ctx, key, msg, f, nil)
+}
+
+// call is every call's door: it resolves key (with the factory f, if the
+// key is unknown: the call's deadline then counts from now, factory
+// included), refuses bad input and fails fast, and forwards the call. want
+// is the type of answer its caller takes (nil: any), which the target must
+// be able to give.
+func (r *Registry) call(ctx context.Context, key string, msg any, f Factory, want reflect.Type) (any, error) {
 	if ctx == nil {
 		return nil, ErrNilContext
 	}
 	if ctx.Err() != nil {
 		return nil, contextError(ctx)
 	}
+	var start time.Time
 	e, ok := r.keys.Load(key)
 	if !ok || r.closed.Load() {
-		return r.callUnknownWith(ctx, key, msg, f)
-	}
-	if e.Config.Target.Checks() && e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
-		if err := r.checkMessage(&e.Config.Target, msg); err != nil {
+		if r.unusable() {
+			return nil, errNoRegistry
+		}
+		start = time.Now()
+		var err error
+		if e, err = r.resolve(ctx, key, f, start.Add(state.DefaultCallTimeout)); err != nil {
+			if errors.Is(err, ErrTooManyKeys) {
+				r.calls.RefusedKey()
+			}
 			return nil, err
 		}
 	}
-	if oe := e.Cell.Reject(); oe != nil {
-		r.calls.Rejected(ctx, &e.Config)
-		return nil, oe
-	}
-	return r.admitted(ctx, e, msg, time.Time{}, f)
-}
-
-// callUnknown is Call for a key that is not in the table: unknown, made by
-// the factory now, or the registry is shut down. The call's deadline counts
-// from now, factory included.
-func (r *Registry) callUnknown(ctx context.Context, key string, msg any) (any, error) {
-	return r.callUnknownWith(ctx, key, msg, r.factory)
-}
-
-// callUnknownWith is callUnknown with the factory f (nil: none).
-func (r *Registry) callUnknownWith(ctx context.Context, key string, msg any, f Factory) (any, error) {
-	if r.unusable() {
-		return nil, errNoRegistry
-	}
-	start := time.Now()
-	e, err := r.resolve(ctx, key, f, start.Add(DefaultCallTimeout))
-	if err != nil {
-		if errors.Is(err, ErrTooManyKeys) {
-			r.calls.RefusedKey()
+	t := &e.Config.Target
+	if want != nil {
+		if err := checkReply(t, want); err != nil {
+			return nil, err
 		}
-		return nil, err
 	}
-	if e.Config.Target.Checks() && e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
-		if err := r.checkMessage(&e.Config.Target, msg); err != nil {
+	if t.Checks() && e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
+		if err := r.checkMessage(t, msg); err != nil {
 			return nil, err
 		}
 	}

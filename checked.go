@@ -1,6 +1,10 @@
 package tripwire
 
-import "fmt"
+import (
+	"fmt"
+
+	tactor "github.com/tripwire-go/tripwire/actor"
+)
 
 // Checked is t with check run on every message before its call is admitted.
 // A message check refuses is never sent: the call returns check's error at
@@ -14,16 +18,19 @@ func Checked(t Target, check func(msg any) error) Target {
 		return t
 	}
 	check = recovered(check)
-	if first := spec.check; first != nil {
-		spec.check = func(msg any) error {
-			if err := first(msg); err != nil {
-				return err
+	c := &tactor.Contract{Check: check}
+	if old := spec.contract; old != nil {
+		c.Reply = old.Reply
+		if first := old.Check; first != nil {
+			c.Check = func(msg any) error {
+				if err := first(msg); err != nil {
+					return err
+				}
+				return check(msg)
 			}
-			return check(msg)
 		}
-	} else {
-		spec.check = check
 	}
+	spec.contract = c
 	return spec
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 type order struct{ id int }
@@ -20,7 +21,7 @@ type order struct{ id int }
 func TestACheckThatPanicsRefusesTheMessage(t *testing.T) {
 	reg, _ := start(t)
 	var calls atomic.Int64
-	target := tripwire.FuncTarget(func(_ context.Context, msg any) (any, error) {
+	target := tripwire.Func(func(_ context.Context, msg any) (any, error) {
 		calls.Add(1)
 		return msg, nil
 	})
@@ -30,7 +31,7 @@ func TestACheckThatPanicsRefusesTheMessage(t *testing.T) {
 		}
 		return nil
 	}
-	require.NoError(t, reg.Register("k", tripwire.Checked(target, check), tripwire.Settings{Threshold: 1}))
+	require.NoError(t, reg.Register(context.Background(), "k", tripwire.Checked(target, check), tripwire.Settings{Threshold: 1}))
 
 	// When a caller sends a message the check cannot handle
 	_, err := reg.Call(context.Background(), "k", "not an order")
@@ -39,9 +40,9 @@ func TestACheckThatPanicsRefusesTheMessage(t *testing.T) {
 	require.ErrorIs(t, err, tripwire.ErrInvalidMessage)
 	require.ErrorContains(t, err, "panicked")
 	require.Zero(t, calls.Load())
-	snap, err := reg.Snapshot("k")
+	snap, err := reg.Snapshot(context.Background(), "k")
 	require.NoError(t, err)
-	require.Equal(t, tripwire.Closed, snap.State)
+	require.Equal(t, state.Closed, snap.State)
 	require.Zero(t, snap.Stats.Total.Calls)
 
 	// And a message it passes is called as usual

@@ -5,7 +5,8 @@ import "github.com/tripwire-go/tripwire/internal/errs"
 // Sentinel errors, for errors.Is. A target's own error is returned unchanged.
 var (
 	// ErrOpen: the circuit is open (or its half-open probe is in flight);
-	// the target was not called.
+	// the target was not called. The error is a *state.OpenError, which
+	// errors.As gives with the key, when a probe is due and why it opened.
 	ErrOpen = errs.ErrOpen
 	// ErrUnknownKey: no breaker is registered under the key.
 	ErrUnknownKey = errs.ErrUnknownKey
@@ -36,15 +37,13 @@ var (
 	ErrTargetDown = errs.ErrTargetDown
 	// ErrTargetPanic: the function target panicked; the panic value is in the message.
 	ErrTargetPanic = errs.ErrTargetPanic
-	// ErrSlowCall is the Cause of an OpenError when a call slower than
-	// Settings.SlowCall opened the circuit; no call returns it.
-	ErrSlowCall = errs.ErrSlowCall
 	// ErrBreakerRestarted: the breaker crashed while the call was in its hands.
 	ErrBreakerRestarted = errs.ErrBreakerRestarted
 	// ErrShutdown: the registry is shut down, or the key was unregistered
 	// while the call was in flight.
 	ErrShutdown = errs.ErrShutdown
-	// ErrUnexpectedReply: CallAs got a value of another type.
+	// ErrUnexpectedReply: a Handle's call got a value of another type than
+	// its Resp from an actor target.
 	ErrUnexpectedReply = errs.ErrUnexpectedReply
 	// ErrOverloaded: the key already has Settings.MaxInFlight calls in
 	// flight; the call was not queued and counts neither way.
@@ -57,7 +56,3 @@ var (
 	// nothing was created, and the next call runs it again.
 	ErrFactory = errs.ErrFactory
 )
-
-// OpenError is the error of a call the circuit rejected: errors.Is(err,
-// ErrOpen) holds, and errors.As gives the key and when a probe is due.
-type OpenError = errs.OpenError

@@ -12,14 +12,14 @@ import (
 // before the function runs, and never counts against the circuit.
 func ExampleFunc() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 
 	price := func(_ context.Context, q Quote) (int, error) { return q.Cents * 2, nil }
-	if err := reg.Register("prices", tripwire.Func(price), tripwire.Settings{Threshold: 1}); err != nil {
+	if err := reg.Register(context.Background(), "prices", tripwire.Func(price), tripwire.Settings{Threshold: 1}); err != nil {
 		panic(err)
 	}
-	cents, err := tripwire.CallAs[int](ctx, reg, "prices", Quote{Symbol: "ACME", Cents: 21})
+	cents, err := tripwire.Key[any, int](reg, "prices").Call(ctx, Quote{Symbol: "ACME", Cents: 21})
 	fmt.Println(cents, err)
 	_, err = reg.Call(ctx, "prices", "ACME")
 	fmt.Println(errors.Is(err, tripwire.ErrInvalidMessage))
@@ -36,11 +36,11 @@ func ExampleFunc() {
 // factory.
 func ExampleRegistry_CallWith() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 
 	perHost := func(_ context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
-		return tripwire.FuncTarget(func(context.Context, any) (any, error) { return "hello from " + key, nil }),
+		return tripwire.Func(func(context.Context, any) (any, error) { return "hello from " + key, nil }),
 			tripwire.Settings{Threshold: 5}, nil
 	}
 	for range 2 {
@@ -58,23 +58,23 @@ func ExampleRegistry_CallWith() {
 // dependency is back before the circuit's recovery timer does.
 func ExampleRegistry_ProbeNow() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 
 	var up bool
-	target := tripwire.FuncTarget(func(context.Context, any) (any, error) {
+	target := tripwire.Func(func(context.Context, any) (any, error) {
 		if !up {
 			return nil, errors.New("down")
 		}
 		return "up", nil
 	})
-	_ = reg.Register("search", target, tripwire.Settings{Threshold: 1})
+	_ = reg.Register(context.Background(), "search", target, tripwire.Settings{Threshold: 1})
 	_, _ = reg.Call(ctx, "search", "q")
 	state, _ := reg.State("search")
 	fmt.Println(state)
 
 	up = true // say a cluster reports the service back
-	_ = reg.ProbeNow("search")
+	_ = reg.ProbeNow(context.Background(), "search")
 	state, _ = reg.State("search")
 	fmt.Println(state)
 	v, err := reg.Call(ctx, "search", "q")

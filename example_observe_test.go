@@ -16,26 +16,28 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Subscribe hears every transition of every key, after the fact.
 func ExampleRegistry_Subscribe() {
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(context.Background())
 	log.SetOutput(os.Stdout)
 	log.SetFlags(0)
 	defer log.SetOutput(os.Stderr)
 	opened := make(chan struct{})
 
-	unsubscribe := reg.Subscribe(func(t tripwire.Transition) {
-		if t.To == tripwire.Open && t.Fresh { // a trip from closed, not a re-trip
+	unsubscribe := reg.Subscribe(func(t state.Transition) {
+		if t.To == state.Open && t.Fresh { // a trip from closed, not a re-trip
 			log.Printf("%s opened: %s after %d failures", t.Key, t.Reason, t.Failures)
 			close(opened)
 		}
 	})
 	defer unsubscribe()
 
-	_ = reg.Register("billing", tripwire.FuncTarget(charge), tripwire.Settings{Threshold: 1})
+	_ = reg.Register(context.Background(), "billing", tripwire.Func(charge), tripwire.Settings{Threshold: 1})
 	_, _ = reg.Call(context.Background(), "billing", &Invoice{Cents: -1})
 	<-opened
 	// Output: billing opened: threshold after 1 failures
@@ -44,24 +46,24 @@ func ExampleRegistry_Subscribe() {
 // Transitions are published on the actor system's EventStream too, for
 // actor-based subscribers: forward them to an actor.
 func ExampleTransition_eventStream() {
-	sys := tripwire.NewActorSystem(nil)
+	sys := system.New(nil)
 	defer sys.Shutdown()
-	reg, _ := tripwire.Start(sys)
+	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys))
 	defer reg.Shutdown(context.Background())
 	got := make(chan string, 1)
 	watcherPID := sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
-		if t, ok := c.Message().(*tripwire.Transition); ok {
+		if t, ok := c.Message().(*state.Transition); ok {
 			got <- fmt.Sprintf("%s %s -> %s", t.Key, t.From, t.To)
 		}
 	}))
 
 	sub := sys.EventStream.SubscribeWithPredicate(
 		func(evt any) { sys.Root.Send(watcherPID, evt) },
-		func(evt any) bool { _, ok := evt.(*tripwire.Transition); return ok })
+		func(evt any) bool { _, ok := evt.(*state.Transition); return ok })
 	defer sys.EventStream.Unsubscribe(sub)
 
-	_ = reg.Register("billing", tripwire.FuncTarget(charge), tripwire.Settings{})
-	_ = reg.ForceOpen("billing")
+	_ = reg.Register(context.Background(), "billing", tripwire.Func(charge), tripwire.Settings{})
+	_ = reg.ForceOpen(context.Background(), "billing")
 	fmt.Println(<-got)
 	// Output: billing closed -> open
 }
@@ -69,7 +71,7 @@ func ExampleTransition_eventStream() {
 // Tripwire's metrics in Prometheus format: the OTel exporter on a registry
 // of its own, served with promhttp.
 func ExampleWithMeterProvider() {
-	sys, logger := tripwire.NewActorSystem(nil), zap.NewNop()
+	sys, logger := system.New(nil), zap.NewNop()
 	defer sys.Shutdown()
 
 	promReg := prometheus.NewRegistry()
@@ -80,7 +82,7 @@ func ExampleWithMeterProvider() {
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(exporter))
 	defer mp.Shutdown(context.Background())
 
-	reg, err := tripwire.Start(sys, tripwire.WithLogger(logger), tripwire.WithMeterProvider(mp))
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithLogger(logger), tripwire.WithMeterProvider(mp))
 	mux := http.NewServeMux() // or your server's
 	mux.Handle("/metrics", promhttp.HandlerFor(promReg, promhttp.HandlerOpts{}))
 

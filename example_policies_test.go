@@ -10,6 +10,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // The names the policy examples of docs/policies.md use.
@@ -40,10 +42,10 @@ func charge(_ context.Context, msg any) (any, error) {
 
 // search, users, ledger and client are other dependencies of the examples.
 var (
-	search = tripwire.FuncTarget(func(context.Context, any) (any, error) { return "results", nil })
-	users  = tripwire.FuncTarget(func(context.Context, any) (any, error) { return &Response{Status: 200}, nil })
-	ledger = tripwire.FuncTarget(func(context.Context, any) (any, error) { return "booked", nil })
-	client = tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
+	search = tripwire.Func(func(context.Context, any) (any, error) { return "results", nil })
+	users  = tripwire.Func(func(context.Context, any) (any, error) { return &Response{Status: 200}, nil })
+	ledger = tripwire.Func(func(context.Context, any) (any, error) { return "booked", nil })
+	client = tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil })
 )
 
 // clientFor returns the function calling a tenant's service.
@@ -61,11 +63,11 @@ func scheduleRetry(d time.Duration) {
 // Consecutive failures open the circuit at Threshold.
 func ExampleSettings_threshold() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
-	billing := tripwire.FuncTarget(charge) // func(context.Context, any) (any, error)
+	billing := tripwire.Func(charge) // func(context.Context, any) (any, error)
 
-	_ = reg.Register("billing", billing, tripwire.Settings{Threshold: 3, OpenTimeout: 10 * time.Second})
+	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{Threshold: 3, OpenTimeout: 10 * time.Second})
 	for range 3 {
 		_, _ = reg.Call(ctx, "billing", &Invoice{Cents: -1}) // fails
 	}
@@ -78,26 +80,26 @@ func ExampleSettings_threshold() {
 // The policies of docs/policies.md, each as Register sees it.
 func ExampleSettings_policies() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
-	billing := tripwire.FuncTarget(charge) // func(context.Context, any) (any, error)
+	billing := tripwire.Func(charge) // func(context.Context, any) (any, error)
 
-	_ = reg.Register("search", search, tripwire.Settings{
-		Window: tripwire.Window{Size: 20, MinCalls: 10, FailureRate: 0.5},
+	_ = reg.Register(context.Background(), "search", search, tripwire.Settings{
+		Window: state.Window{Size: 20, MinCalls: 10, FailureRate: 0.5},
 	})
-	_ = reg.Unregister("search")
-	_ = reg.Register("search", search, tripwire.Settings{
-		Window: tripwire.Window{Period: time.Minute, Buckets: 6, MinCalls: 20, FailureRate: 0.25},
+	_ = reg.Unregister(context.Background(), "search")
+	_ = reg.Register(context.Background(), "search", search, tripwire.Settings{
+		Window: state.Window{Period: time.Minute, Buckets: 6, MinCalls: 20, FailureRate: 0.25},
 	})
-	_ = reg.Register("billing", billing, tripwire.Settings{Threshold: 5, SlowCall: 800 * time.Millisecond})
-	_ = reg.Unregister("billing")
-	_ = reg.Register("billing", billing, tripwire.Settings{
+	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{Threshold: 5, SlowCall: 800 * time.Millisecond})
+	_ = reg.Unregister(context.Background(), "billing")
+	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{
 		OpenTimeout: time.Second,
-		Backoff:     tripwire.Backoff{Multiplier: 2, Max: 10 * time.Second, Jitter: 0.1},
+		Backoff:     state.Backoff{Multiplier: 2, Max: 10 * time.Second, Jitter: 0.1},
 	})
-	_ = reg.Unregister("billing")
-	_ = reg.Register("billing", billing, tripwire.Settings{OpenTimeout: 5 * time.Second, HalfOpenProbes: 3})
-	_ = reg.Register("tenant/7", client, tripwire.Settings{IdleTimeout: 10 * time.Minute})
+	_ = reg.Unregister(context.Background(), "billing")
+	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{OpenTimeout: 5 * time.Second, HalfOpenProbes: 3})
+	_ = reg.Register(context.Background(), "tenant/7", client, tripwire.Settings{IdleTimeout: 10 * time.Minute})
 	fmt.Println(reg.Keys())
 	// Output: [billing search tenant/7]
 }
@@ -105,21 +107,21 @@ func ExampleSettings_policies() {
 // Classify says which results count as failures, successes, or neither.
 func ExampleSettings_classify() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 
-	_ = reg.Register("users", users, tripwire.Settings{
+	_ = reg.Register(context.Background(), "users", users, tripwire.Settings{
 		Threshold: 5,
-		Classify: func(v any, err error) tripwire.Verdict {
+		Classify: func(v any, err error) state.Verdict {
 			switch {
 			case errors.Is(err, ErrNotFound): // the caller's mistake, not the dependency's
-				return tripwire.Ignore
+				return state.Ignore
 			case err != nil:
-				return tripwire.Failure
+				return state.Failure
 			case v.(*Response).Status >= 500:
-				return tripwire.Failure
+				return state.Failure
 			}
-			return tripwire.Success
+			return state.Success
 		},
 	})
 	v, err := reg.Call(ctx, "users", "ada")
@@ -130,10 +132,10 @@ func ExampleSettings_classify() {
 // MaxInFlight sheds a call beyond the bound at once.
 func ExampleSettings_maxInFlight() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 
-	_ = reg.Register("ledger", ledger, tripwire.Settings{MaxInFlight: 64})
+	_ = reg.Register(context.Background(), "ledger", ledger, tripwire.Settings{MaxInFlight: 64})
 
 	_, err := reg.Call(ctx, "ledger", entry)
 	if errors.Is(err, tripwire.ErrOverloaded) {
@@ -146,17 +148,17 @@ func ExampleSettings_maxInFlight() {
 // ForceOpen, ForceClose, Reset and Update move a circuit by hand.
 func ExampleRegistry_ForceOpen() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
-	billing := tripwire.FuncTarget(charge) // func(context.Context, any) (any, error)
-	_ = reg.Register("billing", billing, tripwire.Settings{})
+	billing := tripwire.Func(charge) // func(context.Context, any) (any, error)
+	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{})
 
-	_ = reg.ForceOpen("billing") // open until ForceClose or Reset: no timer, no probe
+	_ = reg.ForceOpen(context.Background(), "billing") // open until ForceClose or Reset: no timer, no probe
 	_, err := reg.Call(ctx, "billing", invoice)
 	fmt.Println(err)
-	_ = reg.ForceClose("billing") // closed until Reset: forwards every call, counts failures, never opens
-	_ = reg.Reset("billing")      // closed, counts cleared, forced mode ended
-	_ = reg.Update("billing", tripwire.Settings{Threshold: 10, CallTimeout: 2 * time.Second})
+	_ = reg.ForceClose(context.Background(), "billing") // closed until Reset: forwards every call, counts failures, never opens
+	_ = reg.Reset(context.Background(), "billing")      // closed, counts cleared, forced mode ended
+	_ = reg.Update(context.Background(), "billing", tripwire.Settings{Threshold: 10, CallTimeout: 2 * time.Second})
 	v, err := reg.Call(ctx, "billing", invoice)
 	fmt.Println(v, err)
 	// Output:
@@ -167,15 +169,15 @@ func ExampleRegistry_ForceOpen() {
 // A factory creates the breaker of a key on its first call.
 func ExampleWithFactory() {
 	ctx := context.Background()
-	system := tripwire.NewActorSystem(nil)
+	system := system.New(nil)
 	defer system.Shutdown()
 
-	reg, _ := tripwire.Start(system, tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
+	reg, _ := tripwire.Start(tripwire.WithActorSystem(system), tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
 		tenant, ok := strings.CutPrefix(key, "tenant/")
 		if !ok {
 			return nil, tripwire.Settings{}, fmt.Errorf("no dependency %q", key)
 		}
-		return tripwire.FuncTarget(clientFor(tenant)), tripwire.Settings{IdleTimeout: 10 * time.Minute}, nil
+		return tripwire.Func(clientFor(tenant)), tripwire.Settings{IdleTimeout: 10 * time.Minute}, nil
 	}))
 	v, err := reg.Call(ctx, "tenant/42", req) // creates the breaker of "tenant/42", then calls it
 	defer reg.Shutdown(ctx)
@@ -190,14 +192,14 @@ func ExampleWithFactory() {
 // An OpenError says when the circuit is due to half-open.
 func ExampleOpenError() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
-	billing := tripwire.FuncTarget(charge) // func(context.Context, any) (any, error)
-	_ = reg.Register("billing", billing, tripwire.Settings{Threshold: 1, OpenTimeout: 10 * time.Second})
+	billing := tripwire.Func(charge) // func(context.Context, any) (any, error)
+	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{Threshold: 1, OpenTimeout: 10 * time.Second})
 	_, _ = reg.Call(ctx, "billing", &Invoice{Cents: -1})
 
 	_, err := reg.Call(ctx, "billing", invoice)
-	var oe *tripwire.OpenError
+	var oe *state.OpenError
 	if errors.As(err, &oe) && !oe.RetryAt.IsZero() { // errors.Is(err, tripwire.ErrOpen) holds too
 		retryIn := time.Until(oe.RetryAt) // the wait that is left (≤ 0 once the timer is due)
 		scheduleRetry(retryIn)
@@ -214,13 +216,13 @@ var weatherProps = actor.PropsFromFunc(func(c actor.Context) {
 
 // The breaker watches an actor target: spawn the target first.
 func ExampleActorTarget_watched() {
-	system := tripwire.NewActorSystem(nil)
+	system := system.New(nil)
 	defer system.Shutdown()
-	reg, _ := tripwire.Start(system)
+	reg, _ := tripwire.Start(tripwire.WithActorSystem(system))
 	defer reg.Shutdown(context.Background())
 
-	_, _ = system.Root.SpawnNamed(weatherProps, "weather")                                                // spawn the target first,
-	_ = reg.Register("weather", tripwire.ActorTarget(system.NewLocalPID("weather")), tripwire.Settings{}) // then register
+	_, _ = system.Root.SpawnNamed(weatherProps, "weather")                                                                      // spawn the target first,
+	_ = reg.Register(context.Background(), "weather", tripwire.ActorTarget(system.NewLocalPID("weather")), tripwire.Settings{}) // then register
 	v, err := reg.Call(context.Background(), "weather", "Oslo")
 	fmt.Println(v, err)
 	// Output: sunny in Oslo <nil>
@@ -231,9 +233,9 @@ func ExampleActorTarget_watched() {
 func ExampleWithMaxKeys() {
 	ctx := context.Background()
 	perTenant := func(_ context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
-		return tripwire.FuncTarget(clientFor(key)), tripwire.Settings{IdleTimeout: 10 * time.Minute}, nil
+		return tripwire.Func(clientFor(key)), tripwire.Settings{IdleTimeout: 10 * time.Minute}, nil
 	}
-	reg, _ := tripwire.Start(nil, tripwire.WithFactory(perTenant), tripwire.WithMaxKeys(100_000))
+	reg, _ := tripwire.Start(tripwire.WithFactory(perTenant), tripwire.WithMaxKeys(100_000))
 	defer reg.Shutdown(ctx)
 
 	_, err := reg.Call(ctx, "42", req)

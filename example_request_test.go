@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 // refresh tells the weather actor of ExampleRegistry_Request to ask for a city.
@@ -33,15 +34,15 @@ func (a *weather) Receive(ctx actor.Context) {
 // From inside an actor, Request returns at once; the actor later receives
 // exactly one *tripwire.Reply per request, as a message.
 func ExampleRegistry_Request() {
-	system := tripwire.NewActorSystem(nil)
+	system := system.New(nil)
 	defer system.Shutdown()
-	reg, err := tripwire.Start(system)
+	reg, err := tripwire.Start(tripwire.WithActorSystem(system))
 	if err != nil {
 		panic(err)
 	}
 	defer reg.Shutdown(context.Background())
 	forecast := func(_ context.Context, city any) (any, error) { return "sunny in " + city.(string), nil }
-	if err := reg.Register("weather", tripwire.FuncTarget(forecast), tripwire.Settings{}); err != nil {
+	if err := reg.Register(context.Background(), "weather", tripwire.Func(forecast), tripwire.Settings{}); err != nil {
 		panic(err)
 	}
 

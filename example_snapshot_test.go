@@ -5,28 +5,29 @@ import (
 	"fmt"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // Snapshot reads a breaker's own view of its key; the control methods move
 // it, and Crash makes it panic, for resilience tests.
 func ExampleRegistry_Snapshot() {
-	reg, err := tripwire.Start(nil)
+	reg, err := tripwire.Start()
 	if err != nil {
 		panic(err)
 	}
 	defer reg.Shutdown(context.Background())
 	ok := func(context.Context, any) (any, error) { return "ok", nil }
-	if err := reg.Register("billing", tripwire.FuncTarget(ok), tripwire.Settings{}); err != nil {
+	if err := reg.Register(context.Background(), "billing", tripwire.Func(ok), tripwire.Settings{}); err != nil {
 		panic(err)
 	}
 
-	snap, _ := reg.Snapshot("billing") // State, Failures, OpenedAt, RetryAt, InFlight, Restarts
+	snap, _ := reg.Snapshot(context.Background(), "billing") // State, Failures, OpenedAt, RetryAt, InFlight, Restarts
 	fmt.Println(snap.State, snap.Failures, snap.Restarts)
-	_ = reg.ForceOpen("billing") // open until ForceClose or Reset
-	_ = reg.Reset("billing")     // closed, counts cleared
-	_ = reg.Crash("billing")     // fault injection: the breaker panics; returns once it is back
+	_ = reg.ForceOpen(context.Background(), "billing")           // open until ForceClose or Reset
+	_ = reg.Reset(context.Background(), "billing")               // closed, counts cleared
+	_ = tripwiretest.Crash(context.Background(), reg, "billing") // fault injection: the breaker panics; returns once it is back
 	fmt.Println(reg.Keys())
-	after, _ := reg.Snapshot("billing")
+	after, _ := reg.Snapshot(context.Background(), "billing")
 	fmt.Println(after.State, after.Restarts)
 	// Output:
 	// closed 0 0

@@ -15,7 +15,7 @@ import (
 // A function target that starts failing trips the breaker; from then on
 // callers get ErrOpen at once and the function is not called.
 func ExampleRegistry_Call() {
-	reg, err := tripwire.Start(nil) // nil: Tripwire makes its own actor system
+	reg, err := tripwire.Start() // no WithActorSystem: Tripwire makes its own
 	if err != nil {
 		panic(err)
 	}
@@ -28,19 +28,20 @@ func ExampleRegistry_Call() {
 		}
 		return fmt.Sprintf("charged %d", cents), nil
 	}
-	if err := reg.Register("billing", tripwire.Func(charge), tripwire.Settings{Threshold: 2}); err != nil {
+	ctx := context.Background()
+	if err := reg.Register(ctx, "billing", tripwire.Func(charge), tripwire.Settings{Threshold: 2}); err != nil {
 		panic(err)
 	}
 
-	ctx := context.Background()
-	receipt, err := tripwire.CallAs[string](ctx, reg, "billing", 10)
+	billing := tripwire.Key[int, string](reg, "billing") // typed: billing.Call(ctx, "ten") does not compile
+	receipt, err := billing.Call(ctx, 10)
 	fmt.Println(receipt, err)
-	_, err = reg.Call(ctx, "billing", "ten") // not an int: refused before charge runs
+	_, err = reg.Call(ctx, "billing", "ten") // the untyped door: refused before charge runs
 	fmt.Println(errors.Is(err, tripwire.ErrInvalidMessage))
 
 	down.Store(true)
 	for range 3 {
-		_, err := tripwire.CallAs[string](ctx, reg, "billing", 20)
+		_, err := billing.Call(ctx, 20)
 		fmt.Println(err, "| open:", errors.Is(err, tripwire.ErrOpen))
 	}
 	st, _ := reg.State("billing")
@@ -58,7 +59,7 @@ func ExampleRegistry_Call() {
 // with ctx.Respond. A PID made from the actor's name keeps working after the
 // actor restarts or is respawned under that name.
 func ExampleActorTarget() {
-	system := tripwire.NewActorSystem(nil)
+	system := actor.NewActorSystem()
 	defer system.Shutdown()
 	_, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(c actor.Context) {
 		if msg, ok := c.Message().(string); ok {
@@ -69,13 +70,13 @@ func ExampleActorTarget() {
 		panic(err)
 	}
 
-	reg, err := tripwire.Start(system)
+	reg, err := tripwire.Start(tripwire.WithActorSystem(system))
 	if err != nil {
 		panic(err)
 	}
 	defer reg.Shutdown(context.Background())
 	target := tripwire.ActorTarget(system.NewLocalPID("echo"))
-	if err := reg.Register("echo", target, tripwire.Settings{CallTimeout: time.Second}); err != nil {
+	if err := reg.Register(context.Background(), "echo", target, tripwire.Settings{CallTimeout: time.Second}); err != nil {
 		panic(err)
 	}
 
@@ -84,34 +85,38 @@ func ExampleActorTarget() {
 	// Output: echo: hello <nil>
 }
 
-// Quote is what the "quotes" target of ExampleCallAs answers.
+// Quote is what the "quotes" target of ExampleKey answers.
 type Quote struct {
 	Symbol string
 	Cents  int
 }
 
-// CallAs returns the answer as the type the caller expects, or
-// ErrUnexpectedReply.
-func ExampleCallAs() {
-	reg, err := tripwire.Start(nil)
+// Key gives a key a typed door: its calls take a Req and answer a Resp, so
+// a wrong type is a compile error; a Resp the key's function can never
+// answer is refused before the function runs.
+func ExampleKey() {
+	reg, err := tripwire.Start()
 	if err != nil {
 		panic(err)
 	}
 	defer reg.Shutdown(context.Background())
-	quote := func(_ context.Context, symbol any) (any, error) {
-		return &Quote{Symbol: symbol.(string), Cents: 4200}, nil
+	var calls atomic.Int32
+	quote := func(_ context.Context, symbol string) (*Quote, error) {
+		calls.Add(1)
+		return &Quote{Symbol: symbol, Cents: 4200}, nil
 	}
-	if err := reg.Register("quotes", tripwire.FuncTarget(quote), tripwire.Settings{}); err != nil {
+	ctx := context.Background()
+	if err := reg.Register(ctx, "quotes", tripwire.Func(quote), tripwire.Settings{}); err != nil {
 		panic(err)
 	}
 
-	ctx := context.Background()
-	q, err := tripwire.CallAs[*Quote](ctx, reg, "quotes", "ACME")
+	quotes := tripwire.Key[string, *Quote](reg, "quotes")
+	q, err := quotes.Call(ctx, "ACME")
 	fmt.Println(q.Symbol, q.Cents, err)
 
-	_, err = tripwire.CallAs[string](ctx, reg, "quotes", "ACME")
-	fmt.Println(errors.Is(err, tripwire.ErrUnexpectedReply))
+	_, err = tripwire.Key[string, string](reg, "quotes").Call(ctx, "ACME")
+	fmt.Println(errors.Is(err, tripwire.ErrUnexpectedReply), "| quote ran", calls.Load(), "time")
 	// Output:
 	// ACME 4200 <nil>
-	// true
+	// true | quote ran 1 time
 }

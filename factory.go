@@ -19,7 +19,7 @@ type Factory func(ctx context.Context, key string) (Target, Settings, error)
 // f first — exactly once per key, however many callers arrive at the same
 // moment. f runs on a goroutine of its own; every caller, the first
 // included, waits for it with its own deadline (the earlier of its context's
-// and DefaultCallTimeout after the call began: the key's CallTimeout is not
+// and state.DefaultCallTimeout after the call began: the key's CallTimeout is not
 // known yet), its context and Shutdown. Its error, panic or runtime.Goexit
 // fails the calls that waited for it, and the next call tries again
 // (ErrFactory). A key forgotten (WithMaxKeys) before a call that waited for
@@ -264,7 +264,8 @@ func (r *Registry) build(ctx context.Context, key string, mk Factory) (e *regist
 	if err != nil {
 		return nil, fmt.Errorf("%w for %q: %w", ErrFactory, key, err)
 	}
-	e, err = r.register(key, t, s, true)
+	// (Registered whatever became of ctx: a factory that made a key made it.)
+	e, err = r.register(context.Background(), key, t, s, true)
 	if errors.Is(err, ErrDuplicateKey) {
 		// Registered with Register by the program itself while the
 		// factory ran: the program's breaker serves the key.

@@ -11,14 +11,15 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/stretchr/testify/require"
+	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 // inFactoryBubble runs body in fake time against a registry started with
 // opts; everything is shut down after body.
 func inFactoryBubble(t *testing.T, body func(t *testing.T, sys *actor.ActorSystem, reg *Registry), opts ...Option) {
 	synctest.Test(t, func(t *testing.T) {
-		sys := NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
-		reg, err := Start(sys, opts...)
+		sys := system.New(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+		reg, err := Start(append([]Option{WithActorSystem(sys)}, opts...)...)
 		require.NoError(t, err)
 		defer func() {
 			testHookResolved = nil
@@ -41,7 +42,7 @@ func TestAKeyForgottenBeforeItsWaiterLooksIsMadeAgain(t *testing.T) {
 		if key == "a" {
 			made.Add(1)
 		}
-		return FuncTarget(func(context.Context, any) (any, error) { return "ok " + key, nil }),
+		return Func(func(context.Context, any) (any, error) { return "ok " + key, nil }),
 			Settings{IdleTimeout: time.Second, CallTimeout: 10 * time.Second}, nil
 	}
 	for _, via := range []string{"Call", "Request"} {
@@ -116,7 +117,7 @@ func TestAFactoryNeverRunsTwiceAtOnceAfterTwoAbandonedFlights(t *testing.T) {
 		}
 		defer running.Add(-1)
 		<-release // ignores its context
-		return FuncTarget(func(context.Context, any) (any, error) { return "ok", nil }), Settings{}, nil
+		return Func(func(context.Context, any) (any, error) { return "ok", nil }), Settings{}, nil
 	}
 	inFactoryBubble(t, func(t *testing.T, _ *actor.ActorSystem, reg *Registry) {
 		release = make(chan struct{})
@@ -154,7 +155,7 @@ func TestAFactoryThatCallsGoexitFailsItsCallsAsAPanicDoes(t *testing.T) {
 		if runs.Add(1) == 1 {
 			runtime.Goexit()
 		}
-		return FuncTarget(func(context.Context, any) (any, error) { return "ok", nil }), Settings{}, nil
+		return Func(func(context.Context, any) (any, error) { return "ok", nil }), Settings{}, nil
 	}
 	inFactoryBubble(t, func(t *testing.T, _ *actor.ActorSystem, reg *Registry) {
 		// Given a factory that calls runtime.Goexit on its first run

@@ -27,7 +27,7 @@ func TestAFactoryNeverRunsTwiceAtOnceForAKey(t *testing.T) {
 			}
 			defer running.Add(-1)
 			<-release
-			return tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}, nil
+			return tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}, nil
 		}))
 		// and its only waiter, which gave up
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)

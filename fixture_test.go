@@ -14,13 +14,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
 	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // newSystem returns an actor system whose dead-letter throttle goroutine ends
 // quickly, so goleak and synctest see no goroutine left behind.
 func newSystem() *actor.ActorSystem {
-	return tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+	return system.New(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
 }
 
 // start returns a registry on a fresh actor system; both are shut down when
@@ -61,7 +62,7 @@ type scripted struct {
 func newScripted() *scripted { return &scripted{release: make(chan struct{})} }
 
 func (s *scripted) target() tripwire.Target {
-	return tripwire.FuncTarget(func(_ context.Context, msg any) (any, error) {
+	return tripwire.Func(func(_ context.Context, msg any) (any, error) {
 		s.calls.Add(1)
 		switch s.mode.Load() {
 		case fail:

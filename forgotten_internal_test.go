@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
+	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 // forgetRig is a registry bounded at two keys, whose factory makes keys
@@ -33,17 +34,17 @@ func inForgetBubble(t *testing.T, body func(t *testing.T, r *forgetRig)) {
 	synctest.Test(t, func(t *testing.T) {
 		r := &forgetRig{reader: sdkmetric.NewManualReader(), spans: tracetest.NewSpanRecorder()}
 		factory := func(_ context.Context, key string) (Target, Settings, error) {
-			answer := FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
+			answer := Func(func(context.Context, any) (any, error) { return "ok", nil })
 			if key == "a" && r.madeA.Add(1) > 1 {
-				answer = FuncTarget(func(ctx context.Context, _ any) (any, error) {
+				answer = Func(func(ctx context.Context, _ any) (any, error) {
 					<-ctx.Done()
 					return nil, ctx.Err()
 				})
 			}
 			return answer, Settings{IdleTimeout: time.Second, CallTimeout: time.Second}, nil
 		}
-		sys := NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
-		reg, err := Start(sys, WithFactory(factory), WithMaxKeys(2),
+		sys := system.New(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+		reg, err := Start(WithActorSystem(sys), WithFactory(factory), WithMaxKeys(2),
 			WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(r.reader))),
 			WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(r.spans))))
 		require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 type lookup struct{ ID string }
@@ -21,7 +22,7 @@ func TestFuncRefusesTheWrongMessageBeforeTheTarget(t *testing.T) {
 		calls.Add(1)
 		return strings.ToUpper(req.ID), nil
 	})
-	require.NoError(t, reg.Register("users", target, tripwire.Settings{Threshold: 1}))
+	require.NoError(t, reg.Register(context.Background(), "users", target, tripwire.Settings{Threshold: 1}))
 
 	// When it is called with a message of another type
 	_, err := reg.Call(context.Background(), "users", "u1")
@@ -31,19 +32,19 @@ func TestFuncRefusesTheWrongMessageBeforeTheTarget(t *testing.T) {
 	require.ErrorIs(t, err, tripwire.ErrInvalidMessage)
 	require.Contains(t, err.Error(), "tripwire_test.lookup")
 	require.Zero(t, calls.Load())
-	s, err := reg.Snapshot("users")
+	s, err := reg.Snapshot(context.Background(), "users")
 	require.NoError(t, err)
-	require.Equal(t, tripwire.Closed, s.State)
+	require.Equal(t, state.Closed, s.State)
 
 	// and a message of the right type is answered, typed
-	v, err := tripwire.CallAs[string](context.Background(), reg, "users", lookup{ID: "u1"})
+	v, err := tripwire.Key[any, string](reg, "users").Call(context.Background(), lookup{ID: "u1"})
 	require.NoError(t, err)
 	require.Equal(t, "U1", v)
 }
 
 func TestFuncNilIsAnInvalidTarget(t *testing.T) {
 	reg, _ := start(t)
-	err := reg.Register("users", tripwire.Func[lookup, string](nil), tripwire.Settings{})
+	err := reg.Register(context.Background(), "users", tripwire.Func[lookup, string](nil), tripwire.Settings{})
 	require.ErrorIs(t, err, tripwire.ErrInvalidTarget)
 	require.Empty(t, reg.Keys())
 }
@@ -58,16 +59,16 @@ func TestFuncRefusesANilPointerRequest(t *testing.T) {
 		calls.Add(1)
 		return req.ID, nil
 	})
-	require.NoError(t, reg.Register("users", target, tripwire.Settings{Threshold: 1}))
+	require.NoError(t, reg.Register(context.Background(), "users", target, tripwire.Settings{Threshold: 1}))
 
 	_, err := reg.Call(context.Background(), "users", (*lookup)(nil))
 	require.ErrorIs(t, err, tripwire.ErrInvalidMessage)
 	require.Zero(t, calls.Load())
-	s, err := reg.Snapshot("users")
+	s, err := reg.Snapshot(context.Background(), "users")
 	require.NoError(t, err)
-	require.Equal(t, tripwire.Closed, s.State)
+	require.Equal(t, state.Closed, s.State)
 
-	v, err := tripwire.CallAs[string](context.Background(), reg, "users", &lookup{ID: "u1"})
+	v, err := tripwire.Key[any, string](reg, "users").Call(context.Background(), &lookup{ID: "u1"})
 	require.NoError(t, err)
 	require.Equal(t, "u1", v)
 }

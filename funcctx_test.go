@@ -19,13 +19,13 @@ func TestAFunctionTargetsContextIsItsCallsAndEndsWithIt(t *testing.T) {
 	reg, _ := start(t)
 	var mu sync.Mutex
 	var kept []context.Context
-	target := tripwire.FuncTarget(func(ctx context.Context, msg any) (any, error) {
+	target := tripwire.Func(func(ctx context.Context, msg any) (any, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		kept = append(kept, ctx)
 		return msg, ctx.Err()
 	})
-	require.NoError(t, reg.Register("k", target, tripwire.Settings{}))
+	require.NoError(t, reg.Register(context.Background(), "k", target, tripwire.Settings{}))
 
 	// When it is called a hundred times in a row (calls are reused)
 	for i := range 100 {

@@ -29,11 +29,11 @@ func FuzzSettingsCall(f *testing.F) {
 		s := tripwire.Settings{
 			Threshold: threshold, OpenTimeout: time.Duration(openTimeout), CallTimeout: time.Duration(callTimeout),
 		}
-		if err := reg.Register(key, okTarget, s); err != nil {
+		if err := reg.Register(context.Background(), key, okTarget, s); err != nil {
 			t.Fatalf("Register(%+v): %v", s, err)
 		}
 		defer func() {
-			if err := reg.Unregister(key); err != nil {
+			if err := reg.Unregister(context.Background(), key); err != nil {
 				t.Fatalf("Unregister: %v", err)
 			}
 		}()

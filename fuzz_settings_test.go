@@ -1,6 +1,7 @@
 package tripwire_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // FuzzSettings checks Register's settings validation: a negative Threshold,
@@ -29,7 +31,7 @@ func FuzzSettings(f *testing.F) {
 		s := tripwire.Settings{
 			Threshold: threshold, OpenTimeout: time.Duration(openTimeout), CallTimeout: time.Duration(callTimeout),
 		}
-		err := reg.Register(key, okTarget, s)
+		err := reg.Register(context.Background(), key, okTarget, s)
 		if threshold < 0 || openTimeout < 0 || callTimeout < 0 {
 			if !errors.Is(err, tripwire.ErrInvalidSettings) {
 				t.Fatalf("Register(%+v) = %v, want ErrInvalidSettings", s, err)
@@ -46,15 +48,15 @@ func FuzzSettings(f *testing.F) {
 			t.Fatalf("Register(%+v) = %v, want success", s, err)
 		}
 		defer func() {
-			if err := reg.Unregister(key); err != nil {
+			if err := reg.Unregister(context.Background(), key); err != nil {
 				t.Fatalf("Unregister: %v", err)
 			}
 		}()
-		snap, err := reg.Snapshot(key)
+		snap, err := reg.Snapshot(context.Background(), key)
 		if err != nil {
 			t.Fatalf("Snapshot(%+v): %v", s, err)
 		}
-		if snap.State != tripwire.Closed || snap.Failures != 0 || snap.InFlight != 0 || snap.Restarts != 0 {
+		if snap.State != state.Closed || snap.Failures != 0 || snap.InFlight != 0 || snap.Restarts != 0 {
 			t.Fatalf("new breaker with %+v: %+v, want closed and idle", s, snap)
 		}
 	})

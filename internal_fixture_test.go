@@ -9,6 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/stretchr/testify/require"
+	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 // inBubbleWithKey runs body in fake time against a registry whose key "k"
@@ -16,11 +17,11 @@ import (
 // may take 1 s. Everything is shut down after body.
 func inBubbleWithKey(t *testing.T, body func(t *testing.T, sys *actor.ActorSystem, reg *Registry, calls *atomic.Int64)) {
 	synctest.Test(t, func(t *testing.T) {
-		sys := NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
-		reg, err := Start(sys)
+		sys := system.New(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+		reg, err := Start(WithActorSystem(sys))
 		require.NoError(t, err)
 		var calls atomic.Int64
-		require.NoError(t, reg.Register("k", FuncTarget(func(context.Context, any) (any, error) {
+		require.NoError(t, reg.Register(context.Background(), "k", Func(func(context.Context, any) (any, error) {
 			calls.Add(1)
 			return "ok", nil
 		}), Settings{CallTimeout: time.Second}))

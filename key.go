@@ -6,17 +6,17 @@ import (
 	"unicode/utf8"
 )
 
-// MaxKeyLen is the longest key, in bytes.
-const MaxKeyLen = 256
+// maxKeyLen is the longest key, in bytes.
+const maxKeyLen = 256
 
-// validateKey refuses a key that is empty, over MaxKeyLen bytes, not valid
+// validateKey refuses a key that is empty, over maxKeyLen bytes, not valid
 // UTF-8, or holds an invisible character (see invisible).
 func validateKey(key string) error {
 	switch {
 	case key == "":
 		return fmt.Errorf("%w: empty", ErrInvalidKey)
-	case len(key) > MaxKeyLen:
-		return fmt.Errorf("%w: %d bytes, over %d", ErrInvalidKey, len(key), MaxKeyLen)
+	case len(key) > maxKeyLen:
+		return fmt.Errorf("%w: %d bytes, over %d", ErrInvalidKey, len(key), maxKeyLen)
 	case !utf8.ValidString(key):
 		return fmt.Errorf("%w: not valid UTF-8", ErrInvalidKey)
 	}

@@ -12,6 +12,8 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // observed returns a logger that records every entry, Debug and up.
@@ -24,8 +26,8 @@ func observed() (*zap.Logger, *observer.ObservedLogs) {
 // logs to it too, with key "k" served by a target that always fails.
 func startLogged(t *testing.T, logger *zap.Logger) *tripwire.Registry {
 	t.Helper()
-	sys := tripwire.NewActorSystem(logger, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
-	reg, err := tripwire.Start(sys, tripwire.WithLogger(logger))
+	sys := system.New(logger, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithLogger(logger))
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		require.NoError(t, reg.Shutdown(context.Background()))
@@ -33,7 +35,7 @@ func startLogged(t *testing.T, logger *zap.Logger) *tripwire.Registry {
 	})
 	target := newScripted()
 	target.mode.Store(fail)
-	require.NoError(t, reg.Register("k", target.target(), tripwire.Settings{Threshold: 2}))
+	require.NoError(t, reg.Register(context.Background(), "k", target.target(), tripwire.Settings{Threshold: 2}))
 	return reg
 }
 
@@ -53,7 +55,7 @@ func TestCrashLogsBreakerRestartedAtError(t *testing.T) {
 	reg := startLogged(t, logger)
 
 	// When its breaker crashes
-	require.NoError(t, reg.Crash("k"))
+	require.NoError(t, tripwiretest.Crash(context.Background(), reg, "k"))
 
 	// Then the restart is logged at Error with the key and the panic value
 	lines := logs.FilterMessage("breaker restarted").All()
@@ -78,7 +80,7 @@ func TestOpeningLogsCircuitOpenedAtWarn(t *testing.T) {
 		_, err := reg.Call(context.Background(), "k", "x")
 		require.ErrorIs(t, err, errBoom)
 	}
-	_, err := reg.Snapshot("k") // the breaker has finished the turn that opened it
+	_, err := reg.Snapshot(context.Background(), "k") // the breaker has finished the turn that opened it
 	require.NoError(t, err)
 
 	// Then the opening is logged once at Warn with key, from, to and failures
@@ -95,12 +97,12 @@ func TestOpeningLogsCircuitOpenedAtWarn(t *testing.T) {
 func TestOwnActorSystemLogsToWithLogger(t *testing.T) {
 	// Given a registry that creates its own actor system
 	logger, logs := observed()
-	reg, err := tripwire.Start(nil, tripwire.WithLogger(logger))
+	reg, err := tripwire.Start(tripwire.WithLogger(logger))
 	require.NoError(t, err)
-	require.NoError(t, reg.Register("k", newScripted().target(), tripwire.Settings{}))
+	require.NoError(t, reg.Register(context.Background(), "k", newScripted().target(), tripwire.Settings{}))
 
 	// When its breaker crashes and the registry shuts down
-	require.NoError(t, reg.Crash("k"))
+	require.NoError(t, tripwiretest.Crash(context.Background(), reg, "k"))
 	require.NoError(t, reg.Shutdown(context.Background()))
 
 	// Then the system's own lines went to the WithLogger logger

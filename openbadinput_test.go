@@ -26,7 +26,7 @@ func TestBadInputToAnOpenKeyIsRefusedAsSuch(t *testing.T) {
 		msg any
 	}{{"act", nil}, {"typed", "not an int"}} {
 		// Given a key forced open
-		if err := reg.ForceOpen(c.key); err != nil {
+		if err := reg.ForceOpen(context.Background(), c.key); err != nil {
 			t.Fatal(err)
 		}
 		// When it is called with a message its target refuses

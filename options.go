@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/asynkron/protoactor-go/actor"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
@@ -15,6 +16,7 @@ type Option interface {
 }
 
 type options struct {
+	system  *actor.ActorSystem
 	logger  *zap.Logger
 	meters  metric.MeterProvider
 	tracer  trace.TracerProvider
@@ -26,6 +28,20 @@ type options struct {
 type optionFunc func(*options) error
 
 func (f optionFunc) apply(o *options) error { return f(o) }
+
+// WithActorSystem starts the registry on sys, an actor system of the
+// program's own (its actor targets' usually), which Shutdown leaves
+// running. Without it Start creates one whose logs go to the WithLogger
+// logger, and Shutdown stops it.
+func WithActorSystem(sys *actor.ActorSystem) Option {
+	return optionFunc(func(o *options) error {
+		if sys == nil {
+			return fmt.Errorf("%w: WithActorSystem(nil)", ErrInvalidOption)
+		}
+		o.system = sys
+		return nil
+	})
+}
 
 // WithLogger sends the registry's logs, and those of an actor system that
 // Start creates, to l. The default is zap.NewNop().

@@ -16,8 +16,9 @@ func TestANilProviderInsideTheInterfaceIsRefused(t *testing.T) {
 	for name, opt := range map[string]tripwire.Option{
 		"meter":  tripwire.WithMeterProvider((*sdkmetric.MeterProvider)(nil)),
 		"tracer": tripwire.WithTracerProvider((*sdktrace.TracerProvider)(nil)),
+		"system": tripwire.WithActorSystem(nil),
 	} {
-		reg, err := tripwire.Start(nil, opt)
+		reg, err := tripwire.Start(opt)
 		require.ErrorIs(t, err, tripwire.ErrInvalidOption, name)
 		require.Nil(t, reg, name)
 	}

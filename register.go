@@ -1,6 +1,7 @@
 package tripwire
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -12,17 +13,22 @@ import (
 )
 
 // Register adds a breaker for key in front of target. Zero settings fields
-// take their defaults.
-func (r *Registry) Register(key string, target Target, s Settings) error {
-	_, err := r.register(key, target, s, false)
+// take their defaults. It waits for the registry's supervisor to take the
+// key until ctx ends; a ctx that ends first returns its error, and the key
+// may still be registered then.
+func (r *Registry) Register(ctx context.Context, key string, target Target, s Settings) error {
+	_, err := r.register(ctx, key, target, s, false)
 	return err
 }
 
 // register is Register of a key the factory made (made) or the program; it
 // returns the key's entry.
-func (r *Registry) register(key string, target Target, s Settings, made bool) (*registry.Entry, error) {
+func (r *Registry) register(ctx context.Context, key string, target Target, s Settings, made bool) (*registry.Entry, error) {
 	if r.unusable() {
 		return nil, errNoRegistry
+	}
+	if ctx == nil {
+		return nil, ErrNilContext
 	}
 	if err := validateKey(key); err != nil {
 		return nil, err
@@ -37,12 +43,15 @@ func (r *Registry) register(key string, target Target, s Settings, made bool) (*
 	if r.closed.Load() {
 		return nil, ErrShutdown
 	}
-	callee := tactor.Callee{Func: spec.fn, PID: spec.pid, Check: spec.check, Header: spec.header}
+	if ctx.Err() != nil {
+		return nil, contextError(ctx)
+	}
+	callee := tactor.Callee{Func: spec.fn, PID: spec.pid, Contract: spec.contract, Header: spec.header}
 	e := registry.NewEntry(key, callee, r.rules.rules(s, spec.pid != nil && !s.IgnoreTargetDown), r.shared)
 	e.Cell.Made = made
 	reply := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Register{Entry: e, Reply: reply})
-	if err := r.await(reply); err != nil {
+	if err := r.await(ctx, reply); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -90,10 +99,15 @@ func (r *Registry) isOwn(pid *actor.PID) bool {
 }
 
 // Unregister stops key's breaker and removes the key. Calls it had in flight
-// get ErrShutdown; later calls get ErrUnknownKey.
-func (r *Registry) Unregister(key string) error {
+// get ErrShutdown; later calls get ErrUnknownKey. It waits for the
+// registry's supervisor to remove the key until ctx ends; a ctx that ends
+// first leaves the removal under way.
+func (r *Registry) Unregister(ctx context.Context, key string) error {
 	if r.unusable() {
 		return errNoRegistry
+	}
+	if ctx == nil {
+		return ErrNilContext
 	}
 	if err := validateKey(key); err != nil {
 		return err
@@ -103,14 +117,16 @@ func (r *Registry) Unregister(key string) error {
 	}
 	reply := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Unregister{Key: key, Reply: reply})
-	return r.await(reply)
+	return r.await(ctx, reply)
 }
 
-// await waits for the supervisor's answer, or for Shutdown.
-func (r *Registry) await(reply chan error) error {
+// await waits for the supervisor's answer, for ctx or for Shutdown.
+func (r *Registry) await(ctx context.Context, reply chan error) error {
 	select {
 	case err := <-reply:
 		return err
+	case <-ctx.Done():
+		return contextError(ctx)
 	case <-r.stopping:
 		select {
 		case err := <-reply:

@@ -11,6 +11,7 @@ import (
 	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/supervisor"
 	"github.com/tripwire-go/tripwire/task"
 )
@@ -58,10 +59,10 @@ func (r *Registry) Keys() []string {
 }
 
 // State returns key's circuit state as its breaker last published it.
-func (r *Registry) State(key string) (State, error) {
+func (r *Registry) State(key string) (state.State, error) {
 	e, err := r.lookup(key)
 	if err != nil {
-		return Closed, err
+		return state.Closed, err
 	}
 	return e.Cell.State(), nil
 }
@@ -86,7 +87,7 @@ func (r *Registry) lookup(key string) (*registry.Entry, error) {
 
 // metered reports every key, its published state and its Config, for the
 // metrics.
-func (r *Registry) metered(yield func(string, State, *tactor.Config)) {
+func (r *Registry) metered(yield func(string, state.State, *tactor.Config)) {
 	r.keys.Range(func(e *registry.Entry) bool {
 		yield(e.Key, e.Cell.State(), &e.Config)
 		return true

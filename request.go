@@ -35,7 +35,7 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 			return err
 		}
 		// Not yet made: the factory runs off the actor's goroutine.
-		return r.request(self, key, msg, func() (any, error) { return r.callUnknown(context.Background(), key, msg) })
+		return r.request(self, key, msg, func() (any, error) { return r.call(context.Background(), key, msg, r.factory, nil) })
 	}
 	if err := r.checkMessage(&e.Config.Target, msg); err != nil {
 		return err

@@ -72,7 +72,7 @@ func TestTheHookSeesEverySendBeforeItsCallerHasTheAnswer(t *testing.T) {
 		}
 		return msg, nil
 	}
-	require.NoError(t, reg.Register("k", tripwire.FuncTarget(target), tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour, CallTimeout: time.Second}))
+	require.NoError(t, reg.Register(context.Background(), "k", tripwire.Func(target), tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour, CallTimeout: time.Second}))
 
 	// Given a success, a call whose target hangs, and a failure: two
 	// failures, which open the circuit
@@ -104,7 +104,7 @@ func TestTheHookSeesARequestsReplySent(t *testing.T) {
 	s := hookSends(t)
 	reg, sys := start(t)
 	echo := func(_ context.Context, msg any) (any, error) { return msg, nil }
-	require.NoError(t, reg.Register("k", tripwire.FuncTarget(echo), tripwire.Settings{}))
+	require.NoError(t, reg.Register(context.Background(), "k", tripwire.Func(echo), tripwire.Settings{}))
 	out := make(chan *tripwire.Reply, 1)
 	pid := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &requester{reg: reg, out: out} }))
 	// Given a Request that succeeds

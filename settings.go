@@ -10,21 +10,8 @@ import (
 	"github.com/tripwire-go/tripwire/task"
 )
 
-// Default settings; a zero field in Settings takes its default.
-const (
-	DefaultThreshold   = state.DefaultThreshold
-	DefaultOpenTimeout = state.DefaultOpenTimeout
-	DefaultCallTimeout = 5 * time.Second
-	// DefaultFailureRate and DefaultBuckets apply to a Window that leaves
-	// them zero; its MinCalls defaults to its Size, or to
-	// DefaultWindowMinCalls for a time window.
-	DefaultFailureRate    = state.DefaultFailureRate
-	DefaultBuckets        = state.DefaultBuckets
-	DefaultWindowMinCalls = state.DefaultWindowMinCalls
-)
-
 // Settings are the rules of one key's breaker. The zero value is valid and
-// means the defaults, which trip on consecutive failures as Tripwire always
+// means the defaults (state.DefaultThreshold ...), which trip on consecutive failures as Tripwire always
 // has; a negative or out-of-range field is ErrInvalidSettings.
 type Settings struct {
 	// Threshold is the number of consecutive failures that opens the
@@ -45,16 +32,16 @@ type Settings struct {
 	// Classify is the fuller form of IsFailure: Success, Failure, or Ignore
 	// (counts neither way; an ignored probe frees its permit). Set at most
 	// one of the two.
-	Classify func(value any, err error) Verdict `json:"-"`
+	Classify func(value any, err error) state.Verdict `json:"-"`
 	// Window, if set, trips on a failure rate over recent calls instead of
 	// on Threshold consecutive failures.
-	Window Window
+	Window state.Window
 	// SlowCall, if positive, counts a successful call that took longer as a
 	// failure (default 0: off).
 	SlowCall time.Duration
 	// Backoff stretches the open time of each re-open without a close in
 	// between (default: fixed OpenTimeout).
-	Backoff Backoff
+	Backoff state.Backoff
 	// HalfOpenProbes is how many probes a half-open circuit admits at once
 	// (default 1); all must succeed to close it, any failure re-opens it.
 	HalfOpenProbes int
@@ -95,7 +82,7 @@ func (s Settings) withDefaults() (Settings, error) {
 	c := s.circuit().WithDefaults()
 	s.Threshold, s.OpenTimeout, s.Window, s.HalfOpenProbes = c.Threshold, c.OpenTimeout, c.Window, c.HalfOpenProbes
 	if s.CallTimeout == 0 {
-		s.CallTimeout = DefaultCallTimeout
+		s.CallTimeout = state.DefaultCallTimeout
 	}
 	return s, nil
 }

@@ -10,15 +10,16 @@ import (
 // Snapshot is one breaker's state at a moment, as the breaker itself
 // reports it. Every field is defined for every policy.
 type Snapshot struct {
-	Key   string `json:"key"`
-	State State  `json:"state"`
-	// Forced is the manual override in force (NotForced: the policies
-	// decide).
-	Forced Force `json:"forced"`
-	// Reason is the reason of the transition into State ("" if the circuit
-	// has been closed since the key's breaker started); Since is when it
-	// happened, and InState how long ago.
-	Reason  string        `json:"reason"`
+	Key   string      `json:"key"`
+	State state.State `json:"state"`
+	// Forced is the manual override in force (state.NotForced: the
+	// policies decide).
+	Forced state.Force `json:"forced"`
+	// Reason is the reason of the transition into State
+	// (state.ReasonNone if the circuit has been closed since the key's
+	// breaker started); Since is when it happened, and InState how long
+	// ago.
+	Reason  state.Reason  `json:"reason"`
 	Since   time.Time     `json:"since"`
 	InState time.Duration `json:"in_state"`
 	// Failures counts consecutive failures, for every policy (a failure-rate
@@ -42,39 +43,14 @@ type Snapshot struct {
 	// Passivated is set for a key asleep after IdleTimeout (only Snapshots
 	// reports one; Snapshot wakes it): closed, with zero counts.
 	Passivated bool `json:"passivated"`
-	// Stats are the key's call statistics: see Stats.
-	Stats Stats `json:"stats"`
+	// Stats are the key's call statistics, kept by its breaker: counts
+	// over a rolling window of state.StatsWindow and since the breaker
+	// started, rates per second, and latency percentiles (see
+	// docs/statistics.md).
+	Stats state.Stats `json:"stats"`
 	// Settings are the settings in force, defaults filled in.
 	Settings Settings `json:"settings"`
 }
-
-// Stats are a key's call statistics, kept by its breaker: counts over a
-// rolling window of StatsWindow in StatsBuckets buckets and since the
-// breaker started, rates per second, and latency percentiles. See
-// docs/observability.md, "Statistics".
-type Stats = tactor.Stats
-
-// Counts are a key's calls by how they ended (Stats.Recent, Stats.Total).
-type Counts = tactor.Counts
-
-// Latency is the latency summary of Stats.
-type Latency = tactor.Latency
-
-// The rolling window of Stats.
-const (
-	StatsWindow  = tactor.StatsWindow
-	StatsBuckets = tactor.StatsBuckets
-)
-
-// Force is a manual override of a circuit (Snapshot.Forced).
-type Force = state.Force
-
-// The manual overrides.
-const (
-	NotForced    = state.NotForced
-	ForcedOpen   = state.ForcedOpen
-	ForcedClosed = state.ForcedClosed
-)
 
 // snapshotOf is the public form of the breaker's snapshot s, at now.
 func snapshotOf(s tactor.Snapshot, now time.Time) Snapshot {

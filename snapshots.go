@@ -9,6 +9,7 @@ import (
 
 	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Filter picks the keys Snapshots reports. It is applied to what every key
@@ -18,7 +19,7 @@ type Filter struct {
 	// Prefix keeps the keys that start with it ("": every key).
 	Prefix string
 	// States keeps the keys in one of them (empty: any state).
-	States []State
+	States []state.State
 	// Passivated also reports the keys asleep after IdleTimeout, without
 	// waking them: closed, Passivated set, zero counts. By default they are
 	// left out.
@@ -51,7 +52,7 @@ func (r *Registry) Snapshots(ctx context.Context, f Filter, fn func(Snapshot) bo
 		return ctx.Err()
 	}
 	for _, s := range f.States {
-		if s < Closed || s > HalfOpen {
+		if s < state.Closed || s > state.HalfOpen {
 			return fmt.Errorf("%w: Filter.States has %d, not a State", ErrInvalidOption, s)
 		}
 	}
@@ -146,5 +147,5 @@ func (l *lister) ended() bool {
 
 // passivatedSnapshot is the snapshot of a key asleep: closed, zero counts.
 func passivatedSnapshot(e *registry.Entry) Snapshot {
-	return Snapshot{Key: e.Key, State: Closed, Passivated: true, Restarts: e.Cell.Restarts(), Settings: settingsOf(e.Config.Rules())}
+	return Snapshot{Key: e.Key, State: state.Closed, Passivated: true, Restarts: e.Cell.Restarts(), Settings: settingsOf(e.Config.Rules())}
 }

@@ -11,20 +11,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestSnapshotsPicksKeysByPrefixStateAndSleep(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		sys := newSystem()
-		reg, err := tripwire.Start(sys)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 		require.NoError(t, err)
-		ok := tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
+		ok := tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil })
 		for i := range 200 {
-			require.NoError(t, reg.Register(fmt.Sprintf("host-%03d", i), ok, tripwire.Settings{}))
+			require.NoError(t, reg.Register(context.Background(), fmt.Sprintf("host-%03d", i), ok, tripwire.Settings{}))
 		}
-		require.NoError(t, reg.Register("tenant-a", ok, tripwire.Settings{IdleTimeout: time.Second}))
-		require.NoError(t, reg.ForceOpen("host-007"))
-		require.NoError(t, reg.ForceOpen("host-150"))
+		require.NoError(t, reg.Register(context.Background(), "tenant-a", ok, tripwire.Settings{IdleTimeout: time.Second}))
+		require.NoError(t, reg.ForceOpen(context.Background(), "host-007"))
+		require.NoError(t, reg.ForceOpen(context.Background(), "host-150"))
 		time.Sleep(2 * time.Second) // tenant-a passivates
 		synctest.Wait()
 
@@ -40,8 +41,8 @@ func TestSnapshotsPicksKeysByPrefixStateAndSleep(t *testing.T) {
 		// Every live key, in batches; the sleeping one only if asked for
 		require.Len(t, list(tripwire.Filter{}), 200)
 		require.Len(t, list(tripwire.Filter{Passivated: true}), 201)
-		require.Equal(t, []string{"host-007", "host-150"}, list(tripwire.Filter{States: []tripwire.State{tripwire.Open}}))
-		require.Equal(t, []string{"host-150"}, list(tripwire.Filter{Prefix: "host-1", States: []tripwire.State{tripwire.Open}}))
+		require.Equal(t, []string{"host-007", "host-150"}, list(tripwire.Filter{States: []state.State{state.Open}}))
+		require.Equal(t, []string{"host-150"}, list(tripwire.Filter{Prefix: "host-1", States: []state.State{state.Open}}))
 		require.Len(t, list(tripwire.Filter{Prefix: "host-1"}), 100)
 
 		// A sleeping key is reported without waking it
@@ -64,7 +65,7 @@ func TestSnapshotsPicksKeysByPrefixStateAndSleep(t *testing.T) {
 		// Bad input is refused
 		require.ErrorIs(t, reg.Snapshots(nil, tripwire.Filter{}, func(tripwire.Snapshot) bool { return true }), tripwire.ErrNilContext) //nolint:staticcheck // nil on purpose
 		require.ErrorIs(t, reg.Snapshots(context.Background(), tripwire.Filter{}, nil), tripwire.ErrInvalidOption)
-		require.ErrorIs(t, reg.Snapshots(context.Background(), tripwire.Filter{States: []tripwire.State{7}}, func(tripwire.Snapshot) bool { return true }), tripwire.ErrInvalidOption)
+		require.ErrorIs(t, reg.Snapshots(context.Background(), tripwire.Filter{States: []state.State{7}}, func(tripwire.Snapshot) bool { return true }), tripwire.ErrInvalidOption)
 		cancelled, cancel := context.WithCancel(context.Background())
 		cancel()
 		require.ErrorIs(t, reg.Snapshots(cancelled, tripwire.Filter{}, func(tripwire.Snapshot) bool { return true }), context.Canceled)
@@ -79,13 +80,13 @@ func TestSnapshotsStopsWhenItsContextEnds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// Given 200 keys awake and 200 asleep
 		sys := newSystem()
-		reg, err := tripwire.Start(sys)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 		require.NoError(t, err)
 		defer endBubble(t, reg, sys)
-		ok := tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
+		ok := tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil })
 		for i := range 200 {
-			require.NoError(t, reg.Register(fmt.Sprintf("awake-%03d", i), ok, tripwire.Settings{}))
-			require.NoError(t, reg.Register(fmt.Sprintf("asleep-%03d", i), ok, tripwire.Settings{IdleTimeout: time.Second}))
+			require.NoError(t, reg.Register(context.Background(), fmt.Sprintf("awake-%03d", i), ok, tripwire.Settings{}))
+			require.NoError(t, reg.Register(context.Background(), fmt.Sprintf("asleep-%03d", i), ok, tripwire.Settings{IdleTimeout: time.Second}))
 		}
 		time.Sleep(2 * time.Second)
 		synctest.Wait()

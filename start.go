@@ -3,30 +3,29 @@ package tripwire
 import (
 	"context"
 	"fmt"
-	"log/slog"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"go.opentelemetry.io/otel/trace"
-	"go.uber.org/zap"
-	"go.uber.org/zap/exp/zapslog"
 
 	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/internal/observe"
+	"github.com/tripwire-go/tripwire/internal/system"
 	"github.com/tripwire-go/tripwire/supervisor"
 	"github.com/tripwire-go/tripwire/task"
 )
 
-// Start starts a registry on system. If system is nil, Start creates an actor
-// system whose logs go to the WithLogger logger, and Shutdown stops it too.
-func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
+// Start starts a registry with opts: its dependencies (WithActorSystem,
+// WithLogger, WithFactory, ...). With no WithActorSystem it creates an
+// actor system whose logs go to the WithLogger logger, and Shutdown stops
+// it too.
+func Start(opts ...Option) (*Registry, error) {
 	o, err := buildOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	r := &Registry{sys: system, log: o.logger, factory: o.factory,
+	r := &Registry{sys: o.system, log: o.logger, factory: o.factory,
 		stopping: make(chan struct{}), down: make(chan struct{})}
-	if system == nil {
-		r.sys, r.ownSys = NewActorSystem(o.logger), true
+	if r.sys == nil {
+		r.sys, r.ownSys = system.New(o.logger), true
 	}
 	r.pool = task.NewPool(r.sys)
 	r.caller = tactor.NewCaller(r.pool)
@@ -55,16 +54,4 @@ func Start(system *actor.ActorSystem, opts ...Option) (*Registry, error) {
 		return nil, fmt.Errorf("tripwire: start supervisor: %w", err)
 	}
 	return r, nil
-}
-
-// NewActorSystem returns an actor system whose own logs (protoactor logs
-// through log/slog) go to l instead of stderr.
-func NewActorSystem(l *zap.Logger, opts ...actor.ConfigOption) *actor.ActorSystem {
-	if l == nil {
-		l = zap.NewNop()
-	}
-	factory := actor.WithLoggerFactory(func(s *actor.ActorSystem) *slog.Logger {
-		return slog.New(zapslog.NewHandler(l.Core(), zapslog.WithName("protoactor"))).With("system", s.ID)
-	})
-	return actor.NewActorSystem(append([]actor.ConfigOption{factory}, opts...)...)
 }

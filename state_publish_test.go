@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestStateIsOpenRightAfterTheTrippingCallReturns(t *testing.T) {
@@ -18,10 +19,10 @@ func TestStateIsOpenRightAfterTheTrippingCallReturns(t *testing.T) {
 		key := fmt.Sprint("k", i)
 		target := newScripted()
 		target.mode.Store(fail)
-		require.NoError(t, reg.Register(key, target.target(), tripwire.Settings{Threshold: 1}))
+		require.NoError(t, reg.Register(context.Background(), key, target.target(), tripwire.Settings{Threshold: 1}))
 		_, err := reg.Call(context.Background(), key, "x")
 		require.ErrorIs(t, err, errBoom)
-		if st, _ := reg.State(key); st != tripwire.Open {
+		if st, _ := reg.State(key); st != state.Open {
 			stale++
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // statsBubble runs body in fake time against key "k", a function target
@@ -19,7 +21,7 @@ import (
 func statsBubble(t *testing.T, s tripwire.Settings, body func(t *testing.T, reg *tripwire.Registry)) {
 	synctest.Test(t, func(t *testing.T) {
 		sys := newSystem()
-		reg, err := tripwire.Start(sys)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 		require.NoError(t, err)
 		target := tripwire.Func(func(ctx context.Context, d time.Duration) (string, error) {
 			if d < 0 { // fails, after -d-1
@@ -37,7 +39,7 @@ func statsBubble(t *testing.T, s tripwire.Settings, body func(t *testing.T, reg 
 				return "", ctx.Err()
 			}
 		})
-		require.NoError(t, reg.Register("k", target, s))
+		require.NoError(t, reg.Register(context.Background(), "k", target, s))
 		body(t, reg)
 		endBubble(t, reg, sys)
 	})
@@ -46,7 +48,7 @@ func statsBubble(t *testing.T, s tripwire.Settings, body func(t *testing.T, reg 
 func snap(t *testing.T, reg *tripwire.Registry) tripwire.Snapshot {
 	t.Helper()
 	synctest.Wait()
-	s, err := reg.Snapshot("k")
+	s, err := reg.Snapshot(context.Background(), "k")
 	require.NoError(t, err)
 	return s
 }
@@ -84,7 +86,7 @@ func TestStatsCountEveryEndAndRollOff(t *testing.T) {
 
 			// Then the snapshot counts each end once
 			s := snap(t, reg)
-			want := tripwire.Counts{Calls: 17, Successes: 10, Failures: 3, Timeouts: 1, Rejected: 3, Canceled: 1}
+			want := state.Counts{Calls: 17, Successes: 10, Failures: 3, Timeouts: 1, Rejected: 3, Canceled: 1}
 			require.Equal(t, want, s.Stats.Recent)
 			require.Equal(t, want, s.Stats.Total)
 			require.InDelta(t, 100*3.0/13, s.Stats.ErrorPercent, 1e-9)
@@ -98,12 +100,12 @@ func TestStatsCountEveryEndAndRollOff(t *testing.T) {
 			require.InDelta(t, float64(s.Stats.Recent.Calls)/s.Stats.Window.Seconds(), s.Stats.CallsPerSecond, 1e-9)
 
 			// And a window later the recent counts are gone, the totals stay
-			time.Sleep(tripwire.StatsWindow)
+			time.Sleep(state.StatsWindow)
 			s = snap(t, reg)
-			require.Equal(t, tripwire.Counts{}, s.Stats.Recent)
+			require.Equal(t, state.Counts{}, s.Stats.Recent)
 			require.Equal(t, want, s.Stats.Total)
 			require.Zero(t, s.Stats.Latency)
-			require.InDelta(t, tripwire.StatsWindow.Seconds(), s.Stats.Window.Seconds(), 1)
+			require.InDelta(t, state.StatsWindow.Seconds(), s.Stats.Window.Seconds(), 1)
 		})
 }
 
@@ -142,7 +144,7 @@ func TestOverloadedCallsAreCounted(t *testing.T) {
 			require.ErrorIs(t, err, tripwire.ErrOverloaded)
 			require.NoError(t, <-done)
 			s := snap(t, reg)
-			require.Equal(t, tripwire.Counts{Calls: 2, Successes: 1, Overloaded: 1}, s.Stats.Total)
+			require.Equal(t, state.Counts{Calls: 2, Successes: 1, Overloaded: 1}, s.Stats.Total)
 		})
 }
 
@@ -154,8 +156,8 @@ func TestACallerDeadlineShorterThanCallTimeoutIsATimeoutFailure(t *testing.T) {
 			_, err := reg.Call(ctx, "k", time.Hour)
 			require.ErrorIs(t, err, tripwire.ErrTimeout)
 			s := snap(t, reg)
-			require.Equal(t, tripwire.Open, s.State)
-			require.Equal(t, tripwire.Counts{Calls: 1, Failures: 1, Timeouts: 1}, s.Stats.Total)
+			require.Equal(t, state.Open, s.State)
+			require.Equal(t, state.Counts{Calls: 1, Failures: 1, Timeouts: 1}, s.Stats.Total)
 		})
 }
 
@@ -169,7 +171,7 @@ func TestOpenErrorCarriesTheFailureThatOpenedIt(t *testing.T) {
 			// Then its rejections carry the timeout as their cause, and are
 			// not themselves a deadline error
 			_, err = reg.Call(ctx, "k", time.Duration(0))
-			var oe *tripwire.OpenError
+			var oe *state.OpenError
 			require.ErrorAs(t, err, &oe)
 			require.ErrorIs(t, oe.Cause, tripwire.ErrTimeout)
 			require.False(t, errors.Is(err, context.DeadlineExceeded))
@@ -186,8 +188,8 @@ func TestOpenErrorCarriesTheFailureThatOpenedIt(t *testing.T) {
 			require.ErrorIs(t, oe.Cause, errBoom)
 
 			// And a forced open has none
-			require.NoError(t, reg.Reset("k"))
-			require.NoError(t, reg.ForceOpen("k"))
+			require.NoError(t, reg.Reset(context.Background(), "k"))
+			require.NoError(t, reg.ForceOpen(context.Background(), "k"))
 			_, err = reg.Call(ctx, "k", time.Duration(0))
 			require.ErrorAs(t, err, &oe)
 			require.NoError(t, oe.Cause)
@@ -208,21 +210,21 @@ func TestSnapshotReportsForcingReasonTimeInStateAndSettings(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 
 			s := snap(t, reg)
-			require.Equal(t, tripwire.Open, s.State)
-			require.Equal(t, tripwire.ReasonProbeFailed, s.Reason)
+			require.Equal(t, state.Open, s.State)
+			require.Equal(t, state.ReasonProbeFailed, s.Reason)
 			require.Equal(t, 1, s.Reopens)
 			require.Equal(t, 3, s.Failures)
 			require.Equal(t, 100*time.Millisecond, s.InState)
-			require.Equal(t, tripwire.NotForced, s.Forced)
+			require.Equal(t, state.NotForced, s.Forced)
 			// the effective settings, defaults filled in
 			require.Equal(t, 2, s.Settings.Threshold)
 			require.Equal(t, 200*time.Millisecond, s.Settings.CallTimeout)
 			require.Equal(t, 1, s.Settings.HalfOpenProbes)
 
-			require.NoError(t, reg.ForceClose("k"))
+			require.NoError(t, reg.ForceClose(context.Background(), "k"))
 			s = snap(t, reg)
-			require.Equal(t, tripwire.ForcedClosed, s.Forced)
-			require.Equal(t, tripwire.ReasonForcedClosed, s.Reason)
+			require.Equal(t, state.ForcedClosed, s.Forced)
+			require.Equal(t, state.ReasonForcedClosed, s.Reason)
 			require.Zero(t, s.Reopens)
 
 			// And the whole snapshot is JSON, states and forcing by name
@@ -234,7 +236,7 @@ func TestSnapshotReportsForcingReasonTimeInStateAndSettings(t *testing.T) {
 }
 
 func TestSnapshotReportsTheFailureRateWindow(t *testing.T) {
-	w := tripwire.Window{Size: 10, MinCalls: 10, FailureRate: 0.5}
+	w := state.Window{Size: 10, MinCalls: 10, FailureRate: 0.5}
 	statsBubble(t, tripwire.Settings{Window: w}, func(t *testing.T, reg *tripwire.Registry) {
 		ctx := context.Background()
 		for i := range 4 {
@@ -254,18 +256,18 @@ func TestSnapshotReportsTheFailureRateWindow(t *testing.T) {
 
 func TestACrashOfAClosedBreakerIsATransition(t *testing.T) {
 	statsBubble(t, tripwire.Settings{}, func(t *testing.T, reg *tripwire.Registry) {
-		got := make(chan tripwire.Transition, 4)
-		defer reg.Subscribe(func(tr tripwire.Transition) { got <- tr })()
+		got := make(chan state.Transition, 4)
+		defer reg.Subscribe(func(tr state.Transition) { got <- tr })()
 		_, err := reg.Call(context.Background(), "k", time.Duration(0))
 		require.NoError(t, err)
-		require.NoError(t, reg.Crash("k"))
+		require.NoError(t, tripwiretest.Crash(context.Background(), reg, "k"))
 		synctest.Wait()
 		tr := <-got
-		require.Equal(t, tripwire.Closed, tr.From)
-		require.Equal(t, tripwire.Closed, tr.To)
-		require.Equal(t, tripwire.ReasonRestarted, tr.Reason)
+		require.Equal(t, state.Closed, tr.From)
+		require.Equal(t, state.Closed, tr.To)
+		require.Equal(t, state.ReasonRestarted, tr.Reason)
 		s := snap(t, reg)
-		require.Equal(t, tripwire.ReasonRestarted, s.Reason)
+		require.Equal(t, state.ReasonRestarted, s.Reason)
 		require.Equal(t, 1, s.Restarts)
 		require.EqualValues(t, 1, s.Stats.Total.Successes) // a crash keeps the statistics
 	})
@@ -289,22 +291,22 @@ func TestUpdateKeepsTheOutcomesOfCallsInFlightAndResetDoesNot(t *testing.T) {
 			_, err := reg.Call(ctx, "k", time.Duration(-1))
 			require.ErrorIs(t, err, errBoom)
 			done := failLater()
-			require.NoError(t, reg.Update("k", tripwire.Settings{Threshold: 2, CallTimeout: time.Minute}))
+			require.NoError(t, reg.Update(context.Background(), "k", tripwire.Settings{Threshold: 2, CallTimeout: time.Minute}))
 			// Then its failure counts under the new settings, and opens
 			require.ErrorIs(t, <-done, errBoom)
 			s := snap(t, reg)
-			require.Equal(t, tripwire.Open, s.State)
-			require.Equal(t, tripwire.ReasonThreshold, s.Reason)
+			require.Equal(t, state.Open, s.State)
+			require.Equal(t, state.ReasonThreshold, s.Reason)
 
 			// But a call in flight across a Reset counts neither way
-			require.NoError(t, reg.Reset("k"))
+			require.NoError(t, reg.Reset(context.Background(), "k"))
 			_, err = reg.Call(ctx, "k", time.Duration(-1))
 			require.ErrorIs(t, err, errBoom)
 			done = failLater()
-			require.NoError(t, reg.Reset("k"))
+			require.NoError(t, reg.Reset(context.Background(), "k"))
 			require.ErrorIs(t, <-done, errBoom)
 			s = snap(t, reg)
-			require.Equal(t, tripwire.Closed, s.State)
+			require.Equal(t, state.Closed, s.State)
 			require.Zero(t, s.Failures)
 		})
 }

@@ -5,21 +5,23 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	tactor "github.com/tripwire-go/tripwire/actor"
 	"github.com/tripwire-go/tripwire/task"
 )
 
 // Target is the dependency a breaker protects: an actor (ActorTarget) or a
-// function (FuncTarget), possibly with a check of its messages (Checked).
-// Other packages build theirs from these: grain.Target for a cluster's
-// virtual actors.
+// function (Func), possibly with a check of its messages (Checked). Other
+// packages build theirs from these: grain.Target for a cluster's virtual
+// actors.
 type Target interface {
 	target() targetSpec
 }
 
 type targetSpec struct {
-	pid   *actor.PID
-	fn    func(ctx context.Context, msg any) (any, error)
-	check func(msg any) error // nil: every message is fine
+	pid *actor.PID
+	fn  func(ctx context.Context, msg any) (any, error)
+	// contract: what the target takes and answers (nil: anything)
+	contract *tactor.Contract
 	// header: which asks carry the DeadlineHeader (WithDeadlineHeader,
 	// WithoutDeadlineHeader); by default those to another machine
 	header task.Header
@@ -46,13 +48,4 @@ func ActorTarget(pid *actor.PID) Target {
 	}
 	// A private copy: protoactor caches the resolved process in the PID.
 	return targetSpec{pid: &actor.PID{Address: pid.Address, Id: pid.Id}}
-}
-
-// FuncTarget protects a function. It runs on a worker with a context that
-// carries the call's deadline and the caller's cancellation, and ends
-// (context.Canceled, if nothing ended it before) once the call has its
-// answer: what the function started with it is told to stop. A returned
-// error counts as a failure, and a panic is recovered as ErrTargetPanic.
-func FuncTarget(fn func(ctx context.Context, msg any) (any, error)) Target {
-	return targetSpec{fn: fn}
 }

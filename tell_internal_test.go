@@ -1,6 +1,7 @@
 package tripwire
 
 import (
+	"context"
 	"sync/atomic"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestAControlAnsweredAsShutdownBeginsReportsTheAnswer(t *testing.T) {
 			// Given a breaker's answer already there when the caller looks,
 			// and Shutdown begun meanwhile (as a Subscribe callback that
 			// shuts down on the transition the control caused does)
-			snap, err := reg.tell(e, func(reply chan tactor.Report) any {
+			snap, err := reg.tell(context.Background(), e, func(reply chan tactor.Report) any {
 				reply <- tactor.Report{Snapshot: tactor.Snapshot{Key: "k"}}
 				return &tactor.Control{Event: state.ProbeNow, Reply: make(chan tactor.Report, 1)}
 			})

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Settings of the timing tests: the breaker opens on the 3rd consecutive
@@ -25,10 +26,10 @@ const (
 func inBubble(t *testing.T, body func(t *testing.T, reg *tripwire.Registry, target *scripted)) {
 	synctest.Test(t, func(t *testing.T) {
 		sys := newSystem()
-		reg, err := tripwire.Start(sys)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 		require.NoError(t, err)
 		target := newScripted()
-		require.NoError(t, reg.Register("k", target.target(), tripwire.Settings{
+		require.NoError(t, reg.Register(context.Background(), "k", target.target(), tripwire.Settings{
 			Threshold: threshold, OpenTimeout: openTimeout, CallTimeout: callTimeout,
 		}))
 
@@ -41,7 +42,7 @@ func inBubble(t *testing.T, body func(t *testing.T, reg *tripwire.Registry, targ
 
 // stateAfterIdle returns key's state once every goroutine of the bubble has
 // settled, so the breaker has published what it decided.
-func stateAfterIdle(t *testing.T, reg *tripwire.Registry) tripwire.State {
+func stateAfterIdle(t *testing.T, reg *tripwire.Registry) state.State {
 	t.Helper()
 	synctest.Wait()
 	st, err := reg.State("k")
@@ -57,7 +58,7 @@ func trip(t *testing.T, reg *tripwire.Registry, target *scripted) time.Time {
 		_, err := reg.Call(context.Background(), "k", "x")
 		require.ErrorIs(t, err, errBoom)
 	}
-	require.Equal(t, tripwire.Open, stateAfterIdle(t, reg))
+	require.Equal(t, state.Open, stateAfterIdle(t, reg))
 	return time.Now()
 }
 
@@ -70,7 +71,7 @@ func TestOpensOnTheNthFailureNotBefore(t *testing.T) {
 		for i := 1; i < threshold; i++ {
 			_, err := reg.Call(context.Background(), "k", "x")
 			require.ErrorIs(t, err, errBoom)
-			require.Equal(t, tripwire.Closed, stateAfterIdle(t, reg), "open after %d failures", i)
+			require.Equal(t, state.Closed, stateAfterIdle(t, reg), "open after %d failures", i)
 		}
 
 		// When the threshold-th call fails
@@ -79,8 +80,8 @@ func TestOpensOnTheNthFailureNotBefore(t *testing.T) {
 		// Then that call gets its own error, and the circuit is open
 		require.ErrorIs(t, err, errBoom)
 		require.NotErrorIs(t, err, tripwire.ErrOpen)
-		require.Equal(t, tripwire.Open, stateAfterIdle(t, reg))
-		s, err := reg.Snapshot("k")
+		require.Equal(t, state.Open, stateAfterIdle(t, reg))
+		s, err := reg.Snapshot(context.Background(), "k")
 		require.NoError(t, err)
 		require.Equal(t, threshold, s.Failures)
 		_, err = reg.Call(context.Background(), "k", "x")
@@ -93,20 +94,20 @@ func TestHalfOpensExactlyOpenTimeoutAfterOpening(t *testing.T) {
 	inBubble(t, func(t *testing.T, reg *tripwire.Registry, target *scripted) {
 		// Given a circuit that opened just now
 		opened := trip(t, reg, target)
-		s, err := reg.Snapshot("k")
+		s, err := reg.Snapshot(context.Background(), "k")
 		require.NoError(t, err)
 		require.Equal(t, opened, s.OpenedAt)
 		require.Equal(t, opened.Add(openTimeout), s.RetryAt)
 
 		// When OpenTimeout-1ms passes, it is still open
 		time.Sleep(openTimeout - time.Millisecond)
-		require.Equal(t, tripwire.Open, stateAfterIdle(t, reg))
+		require.Equal(t, state.Open, stateAfterIdle(t, reg))
 
 		// When 2 ms more pass without any call
 		time.Sleep(2 * time.Millisecond)
 
 		// Then it is half-open by itself, and the target was not called
-		require.Equal(t, tripwire.HalfOpen, stateAfterIdle(t, reg))
+		require.Equal(t, state.HalfOpen, stateAfterIdle(t, reg))
 		require.EqualValues(t, threshold, target.calls.Load())
 	})
 }
@@ -116,7 +117,7 @@ func TestTimedOutProbeReopensAndRestartsTheTimer(t *testing.T) {
 		// Given a half-open circuit and a target that hangs
 		trip(t, reg, target)
 		time.Sleep(openTimeout + time.Millisecond)
-		require.Equal(t, tripwire.HalfOpen, stateAfterIdle(t, reg))
+		require.Equal(t, state.HalfOpen, stateAfterIdle(t, reg))
 		target.mode.Store(hang)
 
 		// When the probe times out
@@ -127,17 +128,17 @@ func TestTimedOutProbeReopensAndRestartsTheTimer(t *testing.T) {
 		reopened := time.Now()
 
 		// Then the circuit is open again, opened at the probe's timeout
-		require.Equal(t, tripwire.Open, stateAfterIdle(t, reg))
-		s, err := reg.Snapshot("k")
+		require.Equal(t, state.Open, stateAfterIdle(t, reg))
+		s, err := reg.Snapshot(context.Background(), "k")
 		require.NoError(t, err)
 		require.Equal(t, reopened, s.OpenedAt)
 		require.Equal(t, reopened.Add(openTimeout), s.RetryAt)
 
 		// And it half-opens OpenTimeout after that moment, not earlier
 		time.Sleep(openTimeout - time.Millisecond)
-		require.Equal(t, tripwire.Open, stateAfterIdle(t, reg))
+		require.Equal(t, state.Open, stateAfterIdle(t, reg))
 		time.Sleep(2 * time.Millisecond)
-		require.Equal(t, tripwire.HalfOpen, stateAfterIdle(t, reg))
+		require.Equal(t, state.HalfOpen, stateAfterIdle(t, reg))
 	})
 }
 
@@ -173,7 +174,7 @@ func TestHungTargetTimesOutAtTheDeadline(t *testing.T) {
 				require.ErrorIs(t, err, tripwire.ErrTimeout)
 				require.True(t, errors.Is(err, context.DeadlineExceeded))
 				synctest.Wait()
-				s, err := reg.Snapshot("k")
+				s, err := reg.Snapshot(context.Background(), "k")
 				require.NoError(t, err)
 				require.Equal(t, 1, s.Failures)
 				require.Zero(t, s.InFlight)

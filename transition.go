@@ -2,32 +2,9 @@ package tripwire
 
 import "github.com/tripwire-go/tripwire/state"
 
-// Transition is one change of a key's circuit state, delivered to
-// Subscribe callbacks and published as *Transition on the actor system's
-// EventStream. Reason is one of the Reason constants; Fresh tells a trip from
-// closed apart from a re-trip after a failed probe; OpenFor is set on every
-// move to closed but a restart's (a probe's success, ForceClose, Reset):
-// how long the circuit was not closed.
-type Transition = state.Transition
-
-// Reasons of a transition.
-const (
-	ReasonThreshold      = state.ReasonThreshold
-	ReasonProbeFailed    = state.ReasonProbeFailed
-	ReasonProbeTimeout   = state.ReasonProbeTimeout
-	ReasonOpenTimeout    = state.ReasonOpenTimeout
-	ReasonProbeSucceeded = state.ReasonProbeSucceeded
-	ReasonRestarted      = state.ReasonRestarted
-	ReasonFailureRate    = state.ReasonFailureRate
-	ReasonTargetDown     = state.ReasonTargetDown
-	ReasonForcedOpen     = state.ReasonForcedOpen
-	ReasonForcedClosed   = state.ReasonForcedClosed
-	ReasonReset          = state.ReasonReset
-	ReasonUpdated        = state.ReasonUpdated
-	ReasonProbeNow       = state.ReasonProbeNow
-)
-
-// Subscribe calls fn with every later transition of every key, in the order
+// Subscribe calls fn with every later transition of every key (a
+// state.Transition, which the actor system's EventStream carries too, as a
+// *state.Transition), in the order
 // each breaker made them (per key; keys interleave), after the fact, on a
 // goroutine of its own — never inside a breaker's turn or under a lock. A
 // subscriber that falls more than 1024 transitions behind misses further ones
@@ -42,7 +19,7 @@ const (
 // the subscriber's goroutine is starting at that moment, may still run to
 // its end. A nil fn, a registry shut down, or a nil one, gets a
 // subscription that delivers nothing.
-func (r *Registry) Subscribe(fn func(Transition)) (unsubscribe func()) {
+func (r *Registry) Subscribe(fn func(state.Transition)) (unsubscribe func()) {
 	if r.unusable() {
 		return func() {}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 var errNotFound = errors.New("not found")
@@ -22,19 +23,19 @@ func TestUpdateKeepsWhatItDoesNotChange(t *testing.T) {
 	isFailure := func(_ any, err error) bool { return err != nil && !errors.Is(err, errNotFound) }
 	// Given a key whose classifier does not count "not found", and which
 	// ignores its target going down
-	require.NoError(t, reg.Register("k", tripwire.FuncTarget(notFound),
+	require.NoError(t, reg.Register(context.Background(), "k", tripwire.Func(notFound),
 		tripwire.Settings{Threshold: 1, IsFailure: isFailure, IgnoreTargetDown: true}))
 
 	// When its threshold is changed the usual way, twice: from its own
 	// settings as a snapshot shows them
 	for _, threshold := range []int{2, 1} {
-		snap, err := reg.Snapshot("k")
+		snap, err := reg.Snapshot(context.Background(), "k")
 		require.NoError(t, err)
 		s := snap.Settings
 		require.NotNil(t, s.IsFailure, "the classifier, before the update to %d", threshold)
 		require.True(t, s.IgnoreTargetDown, "IgnoreTargetDown, before the update to %d", threshold)
 		s.Threshold = threshold
-		require.NoError(t, reg.Update("k", s))
+		require.NoError(t, reg.Update(context.Background(), "k", s))
 	}
 
 	// Then the key still classifies as it did: "not found" never opens it
@@ -42,9 +43,9 @@ func TestUpdateKeepsWhatItDoesNotChange(t *testing.T) {
 		_, err := reg.Call(ctx, "k", "x")
 		require.ErrorIs(t, err, errNotFound)
 	}
-	snap, err := reg.Snapshot("k")
+	snap, err := reg.Snapshot(context.Background(), "k")
 	require.NoError(t, err)
-	require.Equal(t, tripwire.Closed, snap.State)
+	require.Equal(t, state.Closed, snap.State)
 	require.Equal(t, 1, snap.Settings.Threshold)
 	require.NotNil(t, snap.Settings.IsFailure)
 	require.True(t, snap.Settings.IgnoreTargetDown)

@@ -13,7 +13,7 @@ func (b *breaker) announce(e state.Effect, now time.Time) {
 	t := state.Transition{
 		Key: b.cfg.Key, From: e.From, To: e.To, At: now,
 		Reason: e.Reason, Failures: b.circuit.Failures,
-		Fresh: e.From == state.Closed && e.To == state.Open && !state.Manual(e.Reason),
+		Fresh: e.From == state.Closed && e.To == state.Open && !e.Reason.Manual(),
 	}
 	switch {
 	case e.From == state.Closed && e.To != state.Closed:
@@ -34,11 +34,11 @@ func (b *breaker) emit(t state.Transition, gen state.Gen) {
 
 func (b *breaker) logTransition(t state.Transition, gen state.Gen) {
 	fields := []zap.Field{
-		zap.String("key", t.Key), zap.Stringer("from", t.From), zap.Stringer("to", t.To), zap.String("reason", t.Reason),
+		zap.String("key", t.Key), zap.Stringer("from", t.From), zap.Stringer("to", t.To), zap.Stringer("reason", t.Reason),
 		zap.Int("failures", t.Failures), zap.Uint64("generation", gen.Seq),
 	}
 	switch {
-	case state.Manual(t.Reason):
+	case t.Reason.Manual():
 		b.cfg.Shared.Logger.Info(manualMessages[t.Reason], fields...)
 	case t.To == state.Open && t.Fresh:
 		b.cfg.Shared.Logger.Warn("circuit opened", append(fields, zap.Time("retry_at", b.circuit.RetryAt))...)
@@ -54,7 +54,7 @@ func (b *breaker) logTransition(t state.Transition, gen state.Gen) {
 }
 
 // manualMessages are the log lines of operator actions.
-var manualMessages = map[string]string{
+var manualMessages = map[state.Reason]string{
 	state.ReasonForcedOpen:   "circuit forced open",
 	state.ReasonForcedClosed: "circuit forced closed",
 	state.ReasonReset:        "circuit reset",

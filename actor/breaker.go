@@ -35,7 +35,7 @@ type breaker struct {
 	draining       bool      // a check that drops a quiet key's window is armed
 	ticking        bool      // a deadline tick is armed (at tickAt)
 	stopped        bool      // stop ran: callers post their calls
-	reason         reasonCode
+	reason         state.Reason
 	drainSeq       uint16
 	lastActive     mono         // last admission or outcome, for IdleTimeout
 	episode        mono         // when the circuit last left closed
@@ -157,7 +157,7 @@ func (b *breaker) start(ctx actor.Context) {
 	if prev != state.Closed || b.cfg.Cell.crashed() {
 		// After a crash (or one that was not closed): every restart is a
 		// transition, so events, logs and dashboards show it.
-		b.reason = codeOf(state.ReasonRestarted)
+		b.reason = state.ReasonRestarted
 		b.cfg.Cell.publish(state.Closed)
 		b.emit(state.Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: started, Reason: state.ReasonRestarted}, b.circuit.Gen)
 	}
@@ -415,7 +415,7 @@ func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 		case state.Moved:
 			b.cfg.Cell.publish(e.To)
 			b.publishAdmits()
-			b.since, b.reason = now.UnixNano(), codeOf(e.Reason)
+			b.since, b.reason = now.UnixNano(), e.Reason
 		case state.StartTimer:
 			if b.recoveryCancel != nil {
 				b.recoveryCancel()

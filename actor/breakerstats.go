@@ -126,7 +126,7 @@ func (b *breaker) snapshot() Snapshot {
 		Key:      b.cfg.Key,
 		State:    c.State,
 		Forced:   c.Forced,
-		Reason:   b.reason.String(),
+		Reason:   b.reason,
 		Since:    time.Unix(0, b.since),
 		Failures: c.Failures,
 		Reopens:  c.Reopens,

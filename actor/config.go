@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"reflect"
 	"sync/atomic"
 	"time"
 
@@ -15,16 +16,26 @@ import (
 type Callee struct {
 	Func task.Func
 	PID  *actor.PID
-	// Check, if set, refuses a message before its call is admitted.
-	Check func(msg any) error
+	// Contract, if set, is what the target declares it takes and answers;
+	// one Contract serves every key of a target.
+	Contract *Contract
 	// Header says which asks of PID carry the DeadlineHeader
 	// (WithDeadlineHeader, WithoutDeadlineHeader).
 	Header task.Header
 }
 
+// Contract is what a target declares: the messages it takes and the type
+// of its answers.
+type Contract struct {
+	// Check, if set, refuses a message before its call is admitted.
+	Check func(msg any) error
+	// Reply is the type of the target's answers (nil: any).
+	Reply reflect.Type
+}
+
 // Checks reports whether t refuses some messages before a call is
 // admitted: it has a Check, or it is an actor (which takes no nil).
-func (t *Callee) Checks() bool { return t.Check != nil || t.PID != nil }
+func (t *Callee) Checks() bool { return t.PID != nil || (t.Contract != nil && t.Contract.Check != nil) }
 
 // Shared is what every breaker of one registry shares.
 type Shared struct {

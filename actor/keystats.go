@@ -286,7 +286,7 @@ func (s *keyStats) report(now time.Time, c *Cell) Stats {
 				continue
 			}
 			for t := tally(0); t < nTallies; t++ {
-				st.Recent.add(t, uint64(b.n[t]))
+				addTally(&st.Recent, t, uint64(b.n[t]))
 			}
 			if b.nLat > 0 {
 				b.lat.addTo(&bins)
@@ -299,11 +299,11 @@ func (s *keyStats) report(now time.Time, c *Cell) Stats {
 			// epoch's, and one a straggler kept from being taken.
 			hot.live(func(he int64, sl *hotSlot) {
 				k := sl.n.Load()
-				st.Total.add(tSuccess, uint64(k))
+				addTally(&st.Total, tSuccess, uint64(k))
 				if he <= e-StatsBuckets {
 					return // older than the window (a straggler's, untaken for that long)
 				}
-				st.Recent.add(tSuccess, uint64(k))
+				addTally(&st.Recent, tSuccess, uint64(k))
 				for i := range sl.bins {
 					bins[i] += sl.bins[i].Load()
 				}
@@ -320,7 +320,7 @@ func (s *keyStats) report(now time.Time, c *Cell) Stats {
 	}
 	total := s.totals()
 	for t := tally(0); t < nTallies; t++ {
-		st.Total.add(t, total[t])
+		addTally(&st.Total, t, total[t])
 	}
 	if secs := st.Window.Seconds(); secs > 0 {
 		st.CallsPerSecond = float64(st.Recent.Calls) / secs

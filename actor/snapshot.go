@@ -12,11 +12,11 @@ type Snapshot struct {
 	Key            string
 	State          state.State
 	Forced         state.Force
-	Reason         string    // of the transition into State ("" for none since start)
-	Since          time.Time // when the circuit entered State
-	Failures       int       // consecutive failures, for every policy
-	Reopens        int       // re-opens since the last close
-	WindowCalls    int       // the calls the failure-rate window holds (0 without one)
+	Reason         state.Reason // of the transition into State (ReasonNone for none since start)
+	Since          time.Time    // when the circuit entered State
+	Failures       int          // consecutive failures, for every policy
+	Reopens        int          // re-opens since the last close
+	WindowCalls    int          // the calls the failure-rate window holds (0 without one)
 	WindowFailures int
 	FailureRate    float64 // WindowFailures / WindowCalls
 	OpenedAt       time.Time

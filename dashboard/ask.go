@@ -1,10 +1,12 @@
 package dashboard
 
 import (
+	"context"
 	"errors"
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // answer is one breaker's answer to the board.
@@ -22,7 +24,7 @@ func (b *board) ask(keys []string) map[string]Row {
 	answers := make([]answer, 0, len(keys))
 	for _, k := range keys {
 		at := time.Now().UnixNano()
-		s, err := b.reg.Snapshot(k)
+		s, err := b.reg.Snapshot(context.Background(), k)
 		answers = append(answers, answer{key: k, snap: s, err: err, asked: at})
 		if errors.Is(err, tripwire.ErrShutdown) {
 			break
@@ -55,7 +57,7 @@ func (b *board) split(keys []string) (due []string, asleep map[string]Row) {
 					asleep = map[string]Row{}
 				}
 				c := b.census.keys[i]
-				asleep[k] = Row{Key: k, State: tripwire.Closed, Restarts: int(c.restarts), Asleep: true}
+				asleep[k] = Row{Key: k, State: state.Closed, Restarts: int(c.restarts), Asleep: true}
 				continue
 			}
 		}

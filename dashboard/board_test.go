@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // bareBoard is a board with a census of names and no registry: its marks
@@ -23,27 +24,27 @@ func bareBoard(names ...string) *board {
 
 var t0 = time.Unix(1000, 0)
 
-func tr(key string, from, to tripwire.State, reason string, at time.Duration) tripwire.Transition {
-	return tripwire.Transition{Key: key, From: from, To: to, Reason: reason, At: t0.Add(at)}
+func tr(key string, from, to state.State, reason string, at time.Duration) state.Transition {
+	return state.Transition{Key: key, From: from, To: to, Reason: reason, At: t0.Add(at)}
 }
 
 func TestATransitionOlderThanWhatTheBoardKnowsChangesNothing(t *testing.T) {
 	// Given a board that saw k open at +2
 	b := bareBoard("k")
-	b.note(tr("k", tripwire.Closed, tripwire.Open, tripwire.ReasonThreshold, 2))
+	b.note(tr("k", state.Closed, state.Open, state.ReasonThreshold, 2))
 	// When the transition before it arrives late
-	b.note(tr("k", tripwire.Closed, tripwire.Closed, tripwire.ReasonRestarted, 1))
+	b.note(tr("k", state.Closed, state.Closed, state.ReasonRestarted, 1))
 	// Then k is still open
-	if m := b.marks["k"]; m == nil || m.state != tripwire.Open {
+	if m := b.marks["k"]; m == nil || m.state != state.Open {
 		t.Fatalf("%+v", m)
 	}
 	// and a snapshot taken before the trip does not close it either
-	b.apply(tripwire.Snapshot{Key: "k", State: tripwire.Closed, Since: t0}, t0.UnixNano(), t0, true)
-	if m := b.marks["k"]; m == nil || m.state != tripwire.Open {
+	b.apply(tripwire.Snapshot{Key: "k", State: state.Closed, Since: t0}, t0.UnixNano(), t0, true)
+	if m := b.marks["k"]; m == nil || m.state != state.Open {
 		t.Fatalf("after a stale snapshot: %+v", m)
 	}
 	// but one taken after a reset at +3 does: k is healthy and unmarked
-	b.apply(tripwire.Snapshot{Key: "k", State: tripwire.Closed, Reason: tripwire.ReasonReset, Since: t0.Add(3)}, t0.Add(4).UnixNano(), t0, true)
+	b.apply(tripwire.Snapshot{Key: "k", State: state.Closed, Reason: state.ReasonReset, Since: t0.Add(3)}, t0.Add(4).UnixNano(), t0, true)
 	if m, ok := b.marks["k"]; ok {
 		t.Fatalf("still marked: %+v", m)
 	}
@@ -52,15 +53,15 @@ func TestATransitionOlderThanWhatTheBoardKnowsChangesNothing(t *testing.T) {
 func TestAnOverrideLastsUntilAResetOrARestart(t *testing.T) {
 	for _, tc := range []struct {
 		reason string
-		before tripwire.Force
-		want   tripwire.Force
+		before state.Force
+		want   state.Force
 	}{
-		{tripwire.ReasonForcedOpen, tripwire.NotForced, tripwire.ForcedOpen},
-		{tripwire.ReasonForcedClosed, tripwire.ForcedOpen, tripwire.ForcedClosed},
-		{tripwire.ReasonReset, tripwire.ForcedOpen, tripwire.NotForced},
-		{tripwire.ReasonRestarted, tripwire.ForcedClosed, tripwire.NotForced},
-		{tripwire.ReasonUpdated, tripwire.ForcedClosed, tripwire.ForcedClosed},
-		{tripwire.ReasonThreshold, tripwire.NotForced, tripwire.NotForced},
+		{state.ReasonForcedOpen, state.NotForced, state.ForcedOpen},
+		{state.ReasonForcedClosed, state.ForcedOpen, state.ForcedClosed},
+		{state.ReasonReset, state.ForcedOpen, state.NotForced},
+		{state.ReasonRestarted, state.ForcedClosed, state.NotForced},
+		{state.ReasonUpdated, state.ForcedClosed, state.ForcedClosed},
+		{state.ReasonThreshold, state.NotForced, state.NotForced},
 	} {
 		if got := forcedBy(tc.reason, tc.before); got != tc.want {
 			t.Errorf("%s after %v: %v, want %v", tc.reason, tc.before, got, tc.want)

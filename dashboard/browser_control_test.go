@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func TestBrowserCrashForceOpenAndResetFromTheTiles(t *testing.T) {
 	// Then the tile shows the restart, the timeline has it, and the registry agrees
 	until(t, tab, `document.querySelector('`+tile+` .restarts').textContent === "1"`)
 	until(t, tab, `document.querySelector('#timeline li.restart[data-key="dep-02"]') !== null`)
-	if snap, err := f.reg.Snapshot("dep-02"); err != nil || snap.Restarts != 1 {
+	if snap, err := f.reg.Snapshot(context.Background(), "dep-02"); err != nil || snap.Restarts != 1 {
 		t.Fatalf("registry: %+v %v", snap, err)
 	}
 

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ func TestBrowserKeepsTheFinalStateWhenTheServerStops(t *testing.T) {
 	names := keys("dep-", 3)
 	f := serve(t, names)
 	f.load(t, names, 3, 5*time.Millisecond)
-	if err := f.reg.ForceOpen("dep-03"); err != nil {
+	if err := f.reg.ForceOpen(context.Background(), "dep-03"); err != nil {
 		t.Fatal(err)
 	}
 	tab := browser(t, 1280, 900)

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"net/url"
 	"strconv"
 	"strings"
@@ -12,7 +13,7 @@ import (
 func TestBrowserFiltersByKeyPrefixAndState(t *testing.T) {
 	// Given the dashboard of a01..a03 and b01..b03, b02 forced open, in a browser
 	f := serve(t, append(keys("a", 3), keys("b", 3)...))
-	if err := f.reg.ForceOpen("b02"); err != nil {
+	if err := f.reg.ForceOpen(context.Background(), "b02"); err != nil {
 		t.Fatal(err)
 	}
 	tab := browser(t, 1280, 900)
@@ -40,7 +41,7 @@ func TestBrowserFiltersByKeyPrefixAndState(t *testing.T) {
 func TestBrowserBringsAnEditedFragmentWithinWhatTheAPITakes(t *testing.T) {
 	// Given the dashboard of a01..a03, a02 forced open
 	f := serve(t, keys("a", 3))
-	if err := f.reg.ForceOpen("a02"); err != nil {
+	if err := f.reg.ForceOpen(context.Background(), "a02"); err != nil {
 		t.Fatal(err)
 	}
 	tab := browser(t, 1280, 900)

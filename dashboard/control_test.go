@@ -1,11 +1,12 @@
 package dashboard
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // errorOf is the error an answer's JSON body says.
@@ -33,7 +34,7 @@ func TestWithoutWithControlTheDashboardIsReadOnly(t *testing.T) {
 	if in.Control || len(in.Actions) != 0 {
 		t.Errorf("info %+v", in)
 	}
-	if s, err := f.reg.Snapshot("k01"); err != nil || s.State != tripwire.Closed || s.Restarts != 0 {
+	if s, err := f.reg.Snapshot(context.Background(), "k01"); err != nil || s.State != state.Closed || s.Restarts != 0 {
 		t.Fatalf("%+v %v", s, err)
 	}
 }
@@ -50,7 +51,7 @@ func TestControlIsForTheRequestsTheHookAccepts(t *testing.T) {
 	if in.Control || status != http.StatusForbidden || !strings.Contains(errorOf(t, body), "not authorized") {
 		t.Fatalf("info %+v; POST %d %s", in, status, body)
 	}
-	if st, _ := f.reg.State("k01"); st != tripwire.Closed {
+	if st, _ := f.reg.State("k01"); st != state.Closed {
 		t.Fatalf("refused, yet %v", st)
 	}
 	// When an accepted request does each action
@@ -61,15 +62,15 @@ func TestControlIsForTheRequestsTheHookAccepts(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		action   string
-		state    tripwire.State
-		forced   tripwire.Force
+		state    state.State
+		forced   state.Force
 		restarts int
 	}{
-		{"force-open", tripwire.Open, tripwire.ForcedOpen, 0},
-		{"probe-now", tripwire.Open, tripwire.ForcedOpen, 0}, // forced open: no probe
-		{"reset", tripwire.Closed, tripwire.NotForced, 0},
-		{"force-close", tripwire.Closed, tripwire.ForcedClosed, 0},
-		{"crash", tripwire.Closed, tripwire.NotForced, 1},
+		{"force-open", state.Open, state.ForcedOpen, 0},
+		{"probe-now", state.Open, state.ForcedOpen, 0}, // forced open: no probe
+		{"reset", state.Closed, state.NotForced, 0},
+		{"force-close", state.Closed, state.ForcedClosed, 0},
+		{"crash", state.Closed, state.NotForced, 1},
 	} {
 		status, _, body := f.do(t, "POST", "/api/breakers/k01/"+tc.action, "X-Admin", "yes")
 		// Then it is done, and the answer is the key's row after it
@@ -80,7 +81,7 @@ func TestControlIsForTheRequestsTheHookAccepts(t *testing.T) {
 		}
 	}
 	// and the other key was never touched
-	if s, _ := f.reg.Snapshot("k02"); s.State != tripwire.Closed || s.Restarts != 0 {
+	if s, _ := f.reg.Snapshot(context.Background(), "k02"); s.State != state.Closed || s.Restarts != 0 {
 		t.Fatalf("k02 %+v", s)
 	}
 }

@@ -1,17 +1,18 @@
 package dashboard
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"testing"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestAStreamStartsWithWhatThePageNeeds(t *testing.T) {
 	// Given a breaker forced open before the page connects
 	f := serve(t, keys("k", 3), WithTitle("ops"))
-	if err := f.reg.ForceOpen("k03"); err != nil {
+	if err := f.reg.ForceOpen(context.Background(), "k03"); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, "the journal has the transition", func() bool { return len(f.h.journal.history(filter{limit: historySize})) == 1 })
@@ -30,8 +31,8 @@ func TestAStreamStartsWithWhatThePageNeeds(t *testing.T) {
 	if !fr.Reset || !slices.Equal(order(fr.Rows), []string{"k03", "k01", "k02"}) || fr.Matched != 3 || fr.Summary.Open != 1 || fr.At.IsZero() {
 		t.Errorf("rows %+v", fr)
 	}
-	if len(history) != 1 || history[0].Key != "k03" || history[0].Reason != tripwire.ReasonForcedOpen || history[0].Seq != 1 ||
-		history[0].From != tripwire.Closed || history[0].To != tripwire.Open {
+	if len(history) != 1 || history[0].Key != "k03" || history[0].Reason != state.ReasonForcedOpen || history[0].Seq != 1 ||
+		history[0].From != state.Closed || history[0].To != state.Open {
 		t.Errorf("history %+v", history)
 	}
 }
@@ -54,8 +55,8 @@ func TestAStreamSendsTransitionsAsTheyHappenRestartsToo(t *testing.T) {
 		e.next(t, "transitions").decodeInto(t, &batch)
 		got = append(got, batch...)
 	}
-	if got[0].Key != "k01" || got[0].From != tripwire.Closed || got[0].To != tripwire.Closed || got[0].Reason != tripwire.ReasonRestarted ||
-		got[1].Key != "k02" || got[1].To != tripwire.Open || got[1].Reason != tripwire.ReasonForcedOpen || got[1].Seq != 2 {
+	if got[0].Key != "k01" || got[0].From != state.Closed || got[0].To != state.Closed || got[0].Reason != state.ReasonRestarted ||
+		got[1].Key != "k02" || got[1].To != state.Open || got[1].Reason != state.ReasonForcedOpen || got[1].Seq != 2 {
 		t.Fatalf("%+v", got)
 	}
 	// and the next rows show them: k02 open on top, k01 restarted once
@@ -66,7 +67,7 @@ func TestAStreamSendsTransitionsAsTheyHappenRestartsToo(t *testing.T) {
 		for _, r := range fr.Rows {
 			byKey[r.Key] = r
 		}
-		if byKey["k02"].State == tripwire.Open && byKey["k01"].Restarts == 1 {
+		if byKey["k02"].State == state.Open && byKey["k01"].Restarts == 1 {
 			break
 		}
 	}
@@ -75,7 +76,7 @@ func TestAStreamSendsTransitionsAsTheyHappenRestartsToo(t *testing.T) {
 func TestAStreamShowsItsPrefixOnly(t *testing.T) {
 	// Given a page following the keys that start with "b", at most two
 	f := serve(t, append(keys("a", 3), keys("b", 3)...))
-	if err := f.reg.ForceOpen("a01"); err != nil {
+	if err := f.reg.ForceOpen(context.Background(), "a01"); err != nil {
 		t.Fatal(err)
 	}
 	e := f.follow(t, "?prefix=b&limit=2")
@@ -89,7 +90,7 @@ func TestAStreamShowsItsPrefixOnly(t *testing.T) {
 	}
 	// When an "a" key and then a "b" key trip
 	for _, k := range []string{"a02", "b03"} {
-		if err := f.reg.ForceOpen(k); err != nil {
+		if err := f.reg.ForceOpen(context.Background(), k); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -103,7 +104,7 @@ func TestAStreamShowsItsPrefixOnly(t *testing.T) {
 		var fr Frame
 		e.next(t, "rows").decodeInto(t, &fr)
 		if slices.Contains(order(fr.Rows), "b03") {
-			if !slices.Equal(fr.Removed, []string{"b02"}) || fr.Rows[0].State != tripwire.Open {
+			if !slices.Equal(fr.Removed, []string{"b02"}) || fr.Rows[0].State != state.Open {
 				t.Fatalf("%+v", fr)
 			}
 			break

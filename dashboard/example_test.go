@@ -15,13 +15,13 @@ import (
 // The dashboard of a service's registry, mounted under /breakers/ of its
 // own server, its buttons only for operators.
 func Example() {
-	reg, err := tripwire.Start(nil)
+	reg, err := tripwire.Start()
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer reg.Shutdown(context.Background())
 	charge := func(ctx context.Context, msg any) (any, error) { return "charged", nil }
-	if err := reg.Register("payments", tripwire.FuncTarget(charge), tripwire.Settings{}); err != nil {
+	if err := reg.Register("payments", tripwire.Func(charge), tripwire.Settings{}); err != nil {
 		log.Fatal(err)
 	}
 

@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // filter is what a list or a stream shows: the keys with prefix, in one of
 // states (none: any), the limit worst of them.
 type filter struct {
 	prefix string
-	states []tripwire.State
+	states []state.State
 	limit  int
 }
 
@@ -25,7 +26,7 @@ const (
 )
 
 // admits reports whether a key in st passes f's states.
-func (f filter) admits(st tripwire.State) bool {
+func (f filter) admits(st state.State) bool {
 	return len(f.states) == 0 || slices.Contains(f.states, st)
 }
 
@@ -44,7 +45,7 @@ func filterOf(q url.Values) (filter, error) {
 	}
 	if s := q.Get("state"); s != "" {
 		for _, name := range strings.Split(s, ",") {
-			var st tripwire.State
+			var st state.State
 			if err := st.UnmarshalText([]byte(strings.TrimSpace(name))); err != nil {
 				return f, fmt.Errorf("%w: state %q (want closed, open or half_open)", errBadQuery, name)
 			}

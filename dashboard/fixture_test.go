@@ -48,7 +48,7 @@ func (d *dependency) set(key string, down bool) {
 }
 
 func (d *dependency) target(key string) tripwire.Target {
-	return tripwire.FuncTarget(func(ctx context.Context, msg any) (any, error) {
+	return tripwire.Func(func(ctx context.Context, msg any) (any, error) {
 		d.mu.Lock()
 		d.calls[key]++
 		down, lat := d.down[key], d.latency

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Handler serves a registry's dashboard: the page, its JSON API, its event
@@ -56,7 +57,7 @@ func newHandler(reg registry, opts ...Option) (*Handler, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	h := &Handler{reg: reg, cfg: cfg, board: newBoard(reg, cfg.refresh), journal: newJournal(),
 		mux: http.NewServeMux(), stop: stop, exited: make(chan struct{}), done: make(chan struct{})}
-	h.unsubscribe = reg.Subscribe(func(tr tripwire.Transition) {
+	h.unsubscribe = reg.Subscribe(func(tr state.Transition) {
 		h.board.note(tr)
 		h.journal.add(tr)
 	})

@@ -6,8 +6,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestAStreamSendsOnlyTheRowsThatChanged(t *testing.T) {
@@ -42,7 +42,7 @@ func TestAStreamSendsOnlyTheRowsThatChanged(t *testing.T) {
 			}
 		}
 		// When it goes quiet too, and its window has drained
-		time.Sleep(tripwire.StatsWindow + 2*time.Second)
+		time.Sleep(state.StatsWindow + 2*time.Second)
 		synctest.Wait()
 		quiet := len(rec.events())
 		// Then a minute of refreshes (and censuses) sends nothing at all

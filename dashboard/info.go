@@ -3,7 +3,7 @@ package dashboard
 import (
 	"net/http"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Info is what a page needs to know of the handler, for the request that
@@ -26,7 +26,7 @@ type Info struct {
 // infoFor is the Info of r, whose list or stream shows limit keys.
 func (h *Handler) infoFor(r *http.Request, limit int) Info {
 	in := Info{Title: h.cfg.title, Metrics: h.cfg.metrics != nil, RefreshMs: ms(h.cfg.refresh),
-		Limit: limit, MaxLimit: maxLimit, StatsWindowMs: ms(tripwire.StatsWindow)}
+		Limit: limit, MaxLimit: maxLimit, StatsWindowMs: ms(state.StatsWindow)}
 	if h.authorized(r) {
 		in.Control, in.Actions = true, actionNames
 	}

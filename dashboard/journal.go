@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // journal keeps the last transitions of a registry and hands each new one
@@ -38,7 +38,7 @@ func newJournal() *journal {
 
 // add records tr and offers it to every follower without waiting: it runs
 // on the registry's delivery goroutine.
-func (j *journal) add(tr tripwire.Transition) {
+func (j *journal) add(tr state.Transition) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.seq++

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -19,7 +20,7 @@ func TestAQuietStreamWritesAtLeastEveryKeepaliveInterval(t *testing.T) {
 		// When the key moves a second in, off the keepalive's beat, and
 		// all is quiet for two minutes after
 		time.Sleep(time.Second)
-		if err := e.Reg.ForceOpen("k"); err != nil {
+		if err := e.Reg.ForceOpen(context.Background(), "k"); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(2 * time.Minute)

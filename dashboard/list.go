@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"net/http"
 	"time"
 )
@@ -57,7 +58,7 @@ func (h *Handler) one(w http.ResponseWriter, r *http.Request) {
 // detail asks key's breaker and returns its row with the snapshot.
 func (h *Handler) detail(key string) (Row, error) {
 	asked := time.Now().UnixNano()
-	s, err := h.reg.Snapshot(key)
+	s, err := h.reg.Snapshot(context.Background(), key)
 	if err != nil {
 		return Row{}, err
 	}

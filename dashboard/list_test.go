@@ -1,11 +1,12 @@
 package dashboard
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // order is the keys of rows, in order.
@@ -28,10 +29,10 @@ func TestTheListIsWorstFirstFromTheBreakersOwnStatistics(t *testing.T) {
 	f.call(t, "k04", 1)
 	f.dep.set("k06", true)
 	f.call(t, "k06", 3)
-	if err := f.reg.ForceOpen("k03"); err != nil {
+	if err := f.reg.ForceOpen(context.Background(), "k03"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.reg.ForceClose("k05"); err != nil {
+	if err := f.reg.ForceClose(context.Background(), "k05"); err != nil {
 		t.Fatal(err)
 	}
 	// When the list is read
@@ -56,10 +57,10 @@ func TestTheListIsWorstFirstFromTheBreakersOwnStatistics(t *testing.T) {
 	if k04.Recent.Failures != 1 || k04.ErrorPercent != 100 || k04.Failures != 1 {
 		t.Errorf("k04: %+v", k04)
 	}
-	if k03.Forced != tripwire.ForcedOpen || k03.Reason != tripwire.ReasonForcedOpen || k03.Since.IsZero() || !k03.RetryAt.IsZero() {
+	if k03.Forced != state.ForcedOpen || k03.Reason != state.ReasonForcedOpen || k03.Since.IsZero() || !k03.RetryAt.IsZero() {
 		t.Errorf("k03: %+v", k03)
 	}
-	if l.Rows[1].Reason != tripwire.ReasonThreshold || l.Rows[1].RetryAt.IsZero() || l.Rows[1].RetryInMs <= 0 {
+	if l.Rows[1].Reason != state.ReasonThreshold || l.Rows[1].RetryAt.IsZero() || l.Rows[1].RetryInMs <= 0 {
 		t.Errorf("k06: %+v", l.Rows[1])
 	}
 	// and the summary counts them
@@ -73,7 +74,7 @@ func TestTheListFiltersByPrefixAndStateAndLimits(t *testing.T) {
 	// Given a01..a05 and b01..b05, a02 and b03 forced open
 	f := serve(t, append(keys("a", 5), keys("b", 5)...))
 	for _, k := range []string{"a02", "b03"} {
-		if err := f.reg.ForceOpen(k); err != nil {
+		if err := f.reg.ForceOpen(context.Background(), k); err != nil {
 			t.Fatal(err)
 		}
 	}

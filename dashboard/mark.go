@@ -1,14 +1,14 @@
 package dashboard
 
-import "github.com/tripwire-go/tripwire"
+import "github.com/tripwire-go/tripwire/state"
 
 // mark is what the dashboard keeps of a key that is not healthy — not
 // closed, forced, or failing — whether a page shows it or not: enough to
 // rank and count it. Healthy keys have none, so what it keeps grows with
 // the keys in trouble, not with the registry.
 type mark struct {
-	state   tripwire.State
-	forced  tripwire.Force
+	state   state.State
+	forced  state.Force
 	failing bool
 	// since is the time of the last transition known (UnixNano), so a
 	// transition delivered late does not undo a newer look at the breaker.
@@ -28,14 +28,14 @@ func (m *mark) healthy() bool { return m.severity() == Healthy }
 // forcedBy is the override a transition of reason leaves, given the one
 // before it: the forcing reasons set it, a reset or a restart ends it,
 // anything else keeps it.
-func forcedBy(reason string, before tripwire.Force) tripwire.Force {
+func forcedBy(reason string, before state.Force) state.Force {
 	switch reason {
-	case tripwire.ReasonForcedOpen:
-		return tripwire.ForcedOpen
-	case tripwire.ReasonForcedClosed:
-		return tripwire.ForcedClosed
-	case tripwire.ReasonReset, tripwire.ReasonRestarted:
-		return tripwire.NotForced
+	case state.ReasonForcedOpen:
+		return state.ForcedOpen
+	case state.ReasonForcedClosed:
+		return state.ForcedClosed
+	case state.ReasonReset, state.ReasonRestarted:
+		return state.NotForced
 	}
 	return before
 }

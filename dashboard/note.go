@@ -1,11 +1,11 @@
 package dashboard
 
-import "github.com/tripwire-go/tripwire"
+import "github.com/tripwire-go/tripwire/state"
 
 // note takes in a transition: it runs on the registry's delivery goroutine,
 // in O(1). A transition older than what the board has seen of the key
 // changes nothing.
-func (b *board) note(tr tripwire.Transition) {
+func (b *board) note(tr state.Transition) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	at := tr.At.UnixNano()
@@ -20,7 +20,7 @@ func (b *board) note(tr tripwire.Transition) {
 	}
 	before := m.severity()
 	m.state, m.forced, m.since = tr.To, forcedBy(tr.Reason, m.forced), at
-	if tr.From != tripwire.Closed && tr.To == tripwire.Closed && tr.Reason != tripwire.ReasonReset {
+	if tr.From != state.Closed && tr.To == state.Closed && tr.Reason != state.ReasonReset {
 		m.failing = true // its window still has what opened it; the next look says
 	}
 	b.seen(tr.Key)

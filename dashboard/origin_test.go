@@ -1,11 +1,13 @@
 package dashboard
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestAControlRequestFromAnotherOriginIsRefused(t *testing.T) {
@@ -23,7 +25,7 @@ func TestAControlRequestFromAnotherOriginIsRefused(t *testing.T) {
 	if status, _, body := f.do(t, "POST", "/api/breakers/k01/crash", "Sec-Fetch-Site", "same-origin"); status != 200 {
 		t.Fatalf("same origin: %d %s", status, body)
 	}
-	if s, _ := f.reg.Snapshot("k01"); s.Restarts != 1 {
+	if s, _ := f.reg.Snapshot(context.Background(), "k01"); s.Restarts != 1 {
 		t.Fatalf("restarts %d", s.Restarts)
 	}
 }
@@ -34,7 +36,7 @@ func TestWithCrashMakesTheCrashes(t *testing.T) {
 	var reg *tripwire.Registry
 	f := serve(t, keys("k", 1), WithControl(allowAll), WithCrash(func(key string) error {
 		crashed = append(crashed, key)
-		return reg.Crash(key)
+		return tripwiretest.Crash(context.Background(), reg, key)
 	}))
 	reg = f.reg
 	// When a crash is asked for

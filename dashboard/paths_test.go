@@ -1,11 +1,13 @@
 package dashboard
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestBadRequestsGetJSONErrors(t *testing.T) {
@@ -45,7 +47,7 @@ func TestBadRequestsGetJSONErrors(t *testing.T) {
 		}
 	}
 	// and nothing was done to the breaker
-	if s, err := f.reg.Snapshot("k01"); err != nil || s.Restarts != 0 || s.State != tripwire.Closed {
+	if s, err := f.reg.Snapshot(context.Background(), "k01"); err != nil || s.Restarts != 0 || s.State != state.Closed {
 		t.Fatalf("%+v %v", s, err)
 	}
 }

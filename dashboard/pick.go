@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // rank sorts the marked keys worst first, then by key, if a mark changed
@@ -45,7 +45,7 @@ func (b *board) pick(f filter) (keys []string, matched int) {
 			}
 		}
 	}
-	if !f.admits(tripwire.Closed) {
+	if !f.admits(state.Closed) {
 		return keys, matched
 	}
 	lo, hi := b.census.span(f.prefix)

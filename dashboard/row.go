@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Row is one key as the dashboard shows it: what its breaker reports
@@ -12,10 +13,10 @@ import (
 // rounded to what a page shows, and its Severity. Times are UTC; durations
 // are in milliseconds.
 type Row struct {
-	Key      string         `json:"key"`
-	State    tripwire.State `json:"state"`
-	Forced   tripwire.Force `json:"forced"`
-	Severity Severity       `json:"severity"`
+	Key      string      `json:"key"`
+	State    state.State `json:"state"`
+	Forced   state.Force `json:"forced"`
+	Severity Severity    `json:"severity"`
 	// Reason is the reason of the transition into State ("" if closed
 	// since the breaker started); Since is when it happened, InStateMs
 	// how long ago (at the time of the answer).
@@ -34,16 +35,16 @@ type Row struct {
 	// is not asked, which would wake it.
 	Asleep bool `json:"asleep,omitempty"`
 
-	// The statistics window (Stats.Window, up to tripwire.StatsWindow) and
+	// The statistics window (Stats.Window, up to state.StatsWindow) and
 	// what it holds: rates per second, error percent (failures per call
 	// with a verdict), the counts; Total counts since the breaker started.
-	WindowMs          float64         `json:"window_ms"`
-	CallsPerSecond    float64         `json:"calls_per_second"`
-	ErrorPercent      float64         `json:"error_percent"`
-	RejectedPerSecond float64         `json:"rejected_per_second"`
-	Recent            tripwire.Counts `json:"recent"`
-	Total             tripwire.Counts `json:"total"`
-	Latency           Latency         `json:"latency"`
+	WindowMs          float64      `json:"window_ms"`
+	CallsPerSecond    float64      `json:"calls_per_second"`
+	ErrorPercent      float64      `json:"error_percent"`
+	RejectedPerSecond float64      `json:"rejected_per_second"`
+	Recent            state.Counts `json:"recent"`
+	Total             state.Counts `json:"total"`
+	Latency           Latency      `json:"latency"`
 
 	// Snapshot is the registry's own snapshot, settings included: only in
 	// the answer of GET api/breakers/{key} and of the control actions.
@@ -105,7 +106,7 @@ func (r Row) same(o Row) bool {
 	return r == o
 }
 
-func latencyOf(l tripwire.Latency) Latency {
+func latencyOf(l state.Latency) Latency {
 	return Latency{Calls: l.Calls, P50Ms: round(ms(l.P50), 3), P90Ms: round(ms(l.P90), 3),
 		P99Ms: round(ms(l.P99), 3), MaxMs: round(ms(l.Max), 3)}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestFiguresAreRoundedToWhatAPageShows(t *testing.T) {
@@ -21,8 +22,8 @@ func TestFiguresAreRoundedToWhatAPageShows(t *testing.T) {
 
 func TestAnOpenKeyKeepsItsLastLatencyMarkedStale(t *testing.T) {
 	// Given a key whose window had calls of 2 ms, then none (open for longer than the window)
-	last := latencyOf(tripwire.Latency{Calls: 10, P50: 2 * time.Millisecond, P99: 3 * time.Millisecond})
-	s := tripwire.Snapshot{Key: "k", State: tripwire.Open, Since: t0}
+	last := latencyOf(state.Latency{Calls: 10, P50: 2 * time.Millisecond, P99: 3 * time.Millisecond})
+	s := tripwire.Snapshot{Key: "k", State: state.Open, Since: t0}
 	// When its row is made
 	r := rowOf(s, last, t0.Add(time.Minute))
 	// Then it shows the last figures, stale, and how long it has been open
@@ -60,10 +61,10 @@ func TestADiffSendsChangesAndRemovalsOnly(t *testing.T) {
 func TestAQueryIsReadOrRefused(t *testing.T) {
 	q := url.Values{"prefix": {"dep-"}, "state": {"open, half_open,open"}, "limit": {"7"}}
 	f, err := filterOf(q)
-	if err != nil || f.prefix != "dep-" || f.limit != 7 || len(f.states) != 2 || !f.admits(tripwire.HalfOpen) || f.admits(tripwire.Closed) {
+	if err != nil || f.prefix != "dep-" || f.limit != 7 || len(f.states) != 2 || !f.admits(state.HalfOpen) || f.admits(state.Closed) {
 		t.Fatalf("%+v %v", f, err)
 	}
-	if f, err := filterOf(url.Values{}); err != nil || f.limit != defaultLimit || !f.admits(tripwire.Closed) {
+	if f, err := filterOf(url.Values{}); err != nil || f.limit != defaultLimit || !f.admits(state.Closed) {
 		t.Fatalf("%+v %v", f, err)
 	}
 	// A parameter given twice is refused, not read in part
@@ -93,9 +94,9 @@ func TestASeverityIsItsNameInJSON(t *testing.T) {
 
 func TestAFailingKeysSmallErrorShareIsNotShownAsNone(t *testing.T) {
 	// Given a key with one failure in 2,500 calls in its window (0.04 %)
-	s := tripwire.Snapshot{Key: "k", State: tripwire.Closed, Since: t0}
+	s := tripwire.Snapshot{Key: "k", State: state.Closed, Since: t0}
 	s.Stats.ErrorPercent = 0.04
-	s.Stats.Recent = tripwire.Counts{Calls: 2500, Successes: 2499, Failures: 1}
+	s.Stats.Recent = state.Counts{Calls: 2500, Successes: 2499, Failures: 1}
 	// Then its row shows the share to three significant digits, not 0
 	if r := rowOf(s, Latency{}, t0); r.ErrorPercent != 0.04 {
 		t.Fatalf("error_percent %v, want 0.04 (severity %v)", r.ErrorPercent, r.Severity)

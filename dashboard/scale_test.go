@@ -22,7 +22,7 @@ type counting struct {
 
 func (c *counting) Snapshot(key string) (tripwire.Snapshot, error) {
 	c.asks.Add(1)
-	return c.registry.Snapshot(key)
+	return c.registry.Snapshot(context.Background(), key)
 }
 
 func (c *counting) Snapshots(ctx context.Context, f tripwire.Filter, fn func(tripwire.Snapshot) bool) error {
@@ -37,7 +37,7 @@ func TestAtAHundredThousandKeysATickAsksOnlyTheKeysShown(t *testing.T) {
 	// Given 100,000 keys, 20 of them open, and a page following the worst 100
 	const n = 100_000
 	reg := testkit.Start(t, testkit.NewSystem(t))
-	ok := tripwire.FuncTarget(func(_ context.Context, msg any) (any, error) { return msg, nil })
+	ok := tripwire.Func(func(_ context.Context, msg any) (any, error) { return msg, nil })
 	name := func(i int) string { return fmt.Sprintf("k%06d", i) }
 	start := time.Now()
 	for i := range n {

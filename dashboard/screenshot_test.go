@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"flag"
 	"os"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 var screenshotPath = flag.String("screenshot", "", "TestScreenshot writes a PNG of the dashboard here (make screenshot)")
@@ -36,9 +38,9 @@ func TestScreenshot(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"] .tile[data-key="users-04"]`)),
 	)
 	for _, do := range []func() error{
-		func() error { return f.reg.Crash("payments-03") },
-		func() error { return f.reg.ForceOpen("users-01") },
-		func() error { return f.reg.ForceClose("payments-02") },
+		func() error { return tripwiretest.Crash(context.Background(), f.reg, "payments-03") },
+		func() error { return f.reg.ForceOpen(context.Background(), "users-01") },
+		func() error { return f.reg.ForceClose(context.Background(), "payments-02") },
 	} {
 		if err := do(); err != nil {
 			t.Fatal(err)

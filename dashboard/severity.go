@@ -3,7 +3,7 @@ package dashboard
 import (
 	"fmt"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Severity orders the keys on the page and in the API, worst first: Open,
@@ -52,13 +52,13 @@ func (s *Severity) UnmarshalText(b []byte) error {
 }
 
 // severityOf is the severity of a key in st, forced as f, failing or not.
-func severityOf(st tripwire.State, f tripwire.Force, failing bool) Severity {
+func severityOf(st state.State, f state.Force, failing bool) Severity {
 	switch {
-	case st == tripwire.Open:
+	case st == state.Open:
 		return Open
-	case st == tripwire.HalfOpen:
+	case st == state.HalfOpen:
 		return HalfOpen
-	case f != tripwire.NotForced:
+	case f != state.NotForced:
 		return Forced
 	case failing:
 		return Failing
@@ -69,6 +69,6 @@ func severityOf(st tripwire.State, f tripwire.Force, failing bool) Severity {
 // failingIn reports whether the window of s has failures or overloads: a
 // closed key that is not healthy. Rejections are not: a closed circuit
 // rejects nothing, so they are from before it closed.
-func failingIn(s tripwire.Stats) bool {
+func failingIn(s state.Stats) bool {
 	return s.Recent.Failures > 0 || s.Recent.Overloaded > 0
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // registry is what the dashboard uses of a *tripwire.Registry; the tests
@@ -11,7 +12,7 @@ import (
 type registry interface {
 	Snapshot(key string) (tripwire.Snapshot, error)
 	Snapshots(ctx context.Context, f tripwire.Filter, fn func(tripwire.Snapshot) bool) error
-	Subscribe(fn func(tripwire.Transition)) (unsubscribe func())
+	Subscribe(fn func(state.Transition)) (unsubscribe func())
 	ForceOpen(key string) error
 	ForceClose(key string) error
 	Reset(key string) error

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -15,7 +16,7 @@ func TestStreamsEndWhenTheHandlerClosesAndNewOnesAreRefused(t *testing.T) {
 	a, b := f.follow(t, ""), f.follow(t, "")
 	a.next(t, "history")
 	b.next(t, "history")
-	if err := f.reg.ForceOpen("k01"); err != nil {
+	if err := f.reg.ForceOpen(context.Background(), "k01"); err != nil {
 		t.Fatal(err)
 	}
 	// When the handler is closed (the server is shutting down)
@@ -95,7 +96,7 @@ func TestAClosedHandlerStillAnswersTheAPI(t *testing.T) {
 func TestAListAfterCloseBeforeAnyCensusIsAnswered(t *testing.T) {
 	// Given a dashboard closed before anyone looked (no census yet), k02 forced open
 	f := serve(t, keys("k", 3))
-	if err := f.reg.ForceOpen("k02"); err != nil {
+	if err := f.reg.ForceOpen(context.Background(), "k02"); err != nil {
 		t.Fatal(err)
 	}
 	f.h.Close()

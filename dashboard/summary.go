@@ -3,7 +3,7 @@ package dashboard
 import (
 	"time"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Summary counts the registry's keys by state and severity. Keys is the
@@ -33,9 +33,9 @@ func (b *board) count() Summary {
 	s.Keys = max(len(b.census.keys)+len(b.late)-len(b.gone), len(b.marks))
 	for _, m := range b.marks {
 		switch m.state {
-		case tripwire.Open:
+		case state.Open:
 			s.Open++
-		case tripwire.HalfOpen:
+		case state.HalfOpen:
 			s.HalfOpen++
 		}
 		switch m.severity() {
@@ -44,7 +44,7 @@ func (b *board) count() Summary {
 		case Failing:
 			s.Failing++
 		}
-		if m.state == tripwire.Open && m.forced != tripwire.NotForced {
+		if m.state == state.Open && m.forced != state.NotForced {
 			s.Forced++
 		}
 	}

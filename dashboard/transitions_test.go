@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
@@ -9,10 +10,10 @@ func TestTransitionsAreFilteredByPrefixStateAndLimit(t *testing.T) {
 	// Given keys forced open and closed again, in turn
 	f := serve(t, append(keys("a", 3), keys("b", 1)...))
 	for _, k := range []string{"a01", "a02", "b01", "a03"} {
-		if err := f.reg.ForceOpen(k); err != nil {
+		if err := f.reg.ForceOpen(context.Background(), k); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.reg.ForceClose(k); err != nil {
+		if err := f.reg.ForceClose(context.Background(), k); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/cluster"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/remoting"
 )
 
 // caller calls one virtual actor of a protoactor cluster, by kind and
@@ -116,13 +117,13 @@ func (g *caller) terminated(pid *actor.PID, why actor.TerminatedReason) result {
 }
 
 // send sends msg to the grain at pid with self as its sender, and the
-// call's deadline in its tripwire.DeadlineHeader, as an ask to an actor
-// on another machine carries it (a grain may live on any member): a grain kind whose props run tripwire.ShedExpired drops a
+// call's deadline in its remoting.DeadlineHeader, as an ask to an actor
+// on another machine carries it (a grain may live on any member): a grain kind whose props run remoting.ShedExpired drops a
 // call whose caller has already had tripwire.ErrTimeout.
 func (g *caller) send(ctx context.Context, pid *actor.PID, msg any, self *actor.PID) {
 	sys := g.cluster.ActorSystem
 	if d, ok := ctx.Deadline(); ok {
-		if env, err := tripwire.DeadlineEnvelope(msg, self, d); err == nil {
+		if env, err := remoting.DeadlineEnvelope(msg, self, d); err == nil {
 			sys.Root.Send(pid, env)
 			return
 		}

@@ -3,7 +3,7 @@
 // cluster target links none of protoactor's cluster, remote and gRPC.
 //
 //	t, err := grain.Target(c, "cart", "alice") // c is the member's *cluster.Cluster
-//	err = reg.Register("cart/alice", t, tripwire.Settings{Threshold: 3})
+//	err = reg.Register(context.Background(), "cart/alice", t, tripwire.Settings{Threshold: 3})
 //
 // Every call finds the grain where it lives now (protoactor's PID cache,
 // else the cluster's identity lookup, which activates it), so calls follow
@@ -13,7 +13,7 @@
 // cluster's topology drops it: calls waiting on it end then, and a lookup
 // under way starts again under the new topology. Messages must be protobuf messages; anything else
 // is tripwire.ErrNotSerializable at once, counting neither way. A call
-// carries its deadline in the tripwire.DeadlineHeader, as asks to actors
+// carries its deadline in the remoting.DeadlineHeader, as asks to actors
 // on other machines do.
 //
 // Failover makes such breakers probe as soon as the cluster's topology

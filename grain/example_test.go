@@ -16,6 +16,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/grain"
+	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 // cartProps is the grain kind of the examples: it answers with its message.
@@ -31,7 +32,7 @@ func ExampleTarget() {
 	ctx, logger := context.Background(), zap.NewNop()
 	provider := test.NewTestProvider(test.NewInMemAgent())
 
-	sys := tripwire.NewActorSystem(logger)
+	sys := system.New(logger)
 	cfg := cluster.Configure("shop",
 		provider,       // etcdprovider.New(...), consul, k8s, zk, automanaged... (tests: test.NewTestProvider(test.NewInMemAgent()))
 		disthash.New(), // identity lookup
@@ -41,15 +42,15 @@ func ExampleTarget() {
 	c.StartMember()        // protoactor sleeps 1 s here
 	defer c.Shutdown(true) // leave gracefully (protoactor waits 2 s)
 
-	reg, _ := tripwire.Start(sys, tripwire.WithLogger(logger))
+	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithLogger(logger))
 	defer reg.Shutdown(ctx) // runs first: the registry stops before the member leaves
 
 	target, err := grain.Target(c, "cart", "alice")
 	if err != nil {
 		panic(err)
 	}
-	_ = reg.Register("cart/alice", target, tripwire.Settings{Threshold: 3, OpenTimeout: time.Second})
-	cart, err := tripwire.CallAs[*wrapperspb.StringValue](ctx, reg, "cart/alice", wrapperspb.String("get"))
+	_ = reg.Register(context.Background(), "cart/alice", target, tripwire.Settings{Threshold: 3, OpenTimeout: time.Second})
+	cart, err := tripwire.Key[any, *wrapperspb.StringValue](reg, "cart/alice").Call(ctx, wrapperspb.String("get"))
 	fmt.Println(cart, err)
 }
 
@@ -57,9 +58,9 @@ func ExampleTarget() {
 // (Compiled, not run.)
 func ExampleTarget_factory() {
 	var c *cluster.Cluster // the member's cluster, as in ExampleTarget
-	sys := tripwire.NewActorSystem(nil)
+	sys := system.New(nil)
 
-	reg, _ := tripwire.Start(sys, tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
+	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
 		t, err := grain.Target(c, "cart", strings.TrimPrefix(key, "cart/"))
 		return t, tripwire.Settings{Threshold: 3}, err
 	}))
@@ -71,9 +72,9 @@ func ExampleTarget_factory() {
 // (Compiled, not run.)
 func ExampleFailover() {
 	var c *cluster.Cluster // the member's cluster, as in ExampleTarget
-	sys := tripwire.NewActorSystem(nil)
+	sys := system.New(nil)
 
-	reg, _ := tripwire.Start(sys)
+	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys))
 	defer reg.Shutdown(context.Background())
 	failover, err := grain.NewFailover(reg, c)
 	if err != nil {
@@ -85,17 +86,17 @@ func ExampleFailover() {
 	if err != nil {
 		panic(err)
 	}
-	_ = reg.Register("cart/alice", target, tripwire.Settings{Threshold: 3})
+	_ = reg.Register(context.Background(), "cart/alice", target, tripwire.Settings{Threshold: 3})
 }
 
 // Failover targets made on demand.
 // (Compiled, not run.)
 func ExampleFailover_factory() {
 	var c *cluster.Cluster // the member's cluster, as in ExampleTarget
-	sys := tripwire.NewActorSystem(nil)
+	sys := system.New(nil)
 
 	var failover *grain.Failover // set before the first call
-	reg, _ := tripwire.Start(sys, tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
+	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
 		t, err := failover.Target(key, "cart", strings.TrimPrefix(key, "cart/"))
 		return t, tripwire.Settings{Threshold: 3}, err
 	}))

@@ -1,6 +1,7 @@
 package grain
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -172,7 +173,7 @@ func (f *Failover) run() {
 			case *cluster.ClusterTopology:
 				f.topologyChanged(ev)
 			case reprobe:
-				_ = f.reg.ProbeNow(string(ev)) // not open any more, unknown, shut down: nothing to do
+				_ = f.reg.ProbeNow(context.Background(), string(ev)) // not open any more, unknown, shut down: nothing to do
 			case sweep:
 				f.sweep()
 			}

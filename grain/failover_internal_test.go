@@ -12,7 +12,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // Members a and b of the fake cluster of these tests.
@@ -25,14 +26,14 @@ var (
 // list (nothing of it runs: the tests publish its topology events), and
 // keys whose targets stand in for grains: each call tells the failover
 // where "its grain" lives, as a grain call does, then carries out its
-// chaos.Op.
+// tripwiretest.Op.
 type fixture struct {
 	t   *testing.T
 	e   *testkit.Env
 	c   *cluster.Cluster
 	f   *Failover
 	at  map[string]*atomic.Pointer[string] // where each key's grain lives ("": nowhere)
-	log []tripwire.Transition
+	log []state.Transition
 }
 
 func newFixture(t *testing.T, e *testkit.Env) *fixture {
@@ -60,9 +61,9 @@ func (x *fixture) key(key, addr string) {
 	x.f.mu.Lock()
 	e := x.f.entries[key]
 	x.f.mu.Unlock()
-	var s chaos.Script
+	var s tripwiretest.Script
 	fn := s.Wrap(nil)
-	target := tripwire.FuncTarget(func(ctx context.Context, msg any) (any, error) {
+	target := tripwire.Func(func(ctx context.Context, msg any) (any, error) {
 		e.started(ctx)
 		e.placed(*at.Load())
 		return fn(ctx, msg)
@@ -77,7 +78,7 @@ func (x *fixture) move(key string, m *cluster.Member) {
 }
 
 // call calls key with op and returns its error.
-func (x *fixture) call(key string, op chaos.Op) error {
+func (x *fixture) call(key string, op tripwiretest.Op) error {
 	_, err := x.e.Reg.Call(context.Background(), key, op)
 	return err
 }
@@ -85,10 +86,10 @@ func (x *fixture) call(key string, op chaos.Op) error {
 // open opens key's circuit with a failed call.
 func (x *fixture) open(key string) {
 	x.t.Helper()
-	if err := x.call(key, chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
+	if err := x.call(key, tripwiretest.Op{Fail: true}); !errors.Is(err, tripwiretest.ErrInjected) {
 		x.t.Fatalf("failing call to %s: %v", key, err)
 	}
-	x.want(key, tripwire.Open)
+	x.want(key, state.Open)
 }
 
 // publish publishes a topology change on the member's event stream, as
@@ -99,7 +100,7 @@ func (x *fixture) publish(left, joined []*cluster.Member) {
 }
 
 // want checks key's state once everything has settled.
-func (x *fixture) want(key string, st tripwire.State) {
+func (x *fixture) want(key string, st state.State) {
 	x.t.Helper()
 	synctest.Wait()
 	if got, err := x.e.Reg.State(key); err != nil || got != st {
@@ -119,18 +120,18 @@ func TestFailoverProbesTheOpenKeysOfAMemberThatLeft(t *testing.T) {
 		time.Sleep(time.Second)
 		x.publish([]*cluster.Member{memberA}, nil)
 		// Then the breakers of a's grains half-open at once, b's stays open
-		x.want("a1", tripwire.HalfOpen)
-		x.want("a2", tripwire.HalfOpen)
-		x.want("b1", tripwire.Open)
+		x.want("a1", state.HalfOpen)
+		x.want("a2", state.HalfOpen)
+		x.want("b1", state.Open)
 		// And the next call, the probe, finds the grain elsewhere and closes it
 		x.move("a1", memberB)
-		if err := x.call("a1", chaos.Op{}); err != nil {
+		if err := x.call("a1", tripwiretest.Op{}); err != nil {
 			t.Fatalf("probe: %v", err)
 		}
-		x.want("a1", tripwire.Closed)
+		x.want("a1", state.Closed)
 		// And a member joining changes nothing for a grain whose member is there
 		x.publish(nil, []*cluster.Member{memberA})
-		x.want("b1", tripwire.Open)
+		x.want("b1", state.Open)
 	})
 }
 
@@ -141,7 +142,7 @@ func TestFailoverProbesACircuitThatCallsFromBeforeTheLeaveOpen(t *testing.T) {
 	}{
 		{"a probe out when a left", func(x *fixture) {
 			x.open("k")
-			if err := x.e.Reg.ProbeNow("k"); err != nil {
+			if err := x.e.Reg.ProbeNow(context.Background(), "k"); err != nil {
 				x.t.Fatal(err)
 			}
 		}},
@@ -155,7 +156,7 @@ func TestFailoverProbesACircuitThatCallsFromBeforeTheLeaveOpen(t *testing.T) {
 				x.key("k", memberA.Address())
 				tc.setup(x)
 				out := make(chan error, 1)
-				go func() { out <- x.call("k", chaos.Op{Hang: true}) }()
+				go func() { out <- x.call("k", tripwiretest.Op{Hang: true}) }()
 				time.Sleep(100 * time.Millisecond)
 				// When a leaves while the call is out
 				x.publish([]*cluster.Member{memberA}, nil)
@@ -164,15 +165,15 @@ func TestFailoverProbesACircuitThatCallsFromBeforeTheLeaveOpen(t *testing.T) {
 				if err := <-out; !errors.Is(err, tripwire.ErrTimeout) {
 					t.Fatalf("the call out: %v", err)
 				}
-				x.want("k", tripwire.HalfOpen)
+				x.want("k", state.HalfOpen)
 				// And if the probe fails too, the circuit waits its OpenTimeout
-				if err := x.call("k", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
+				if err := x.call("k", tripwiretest.Op{Fail: true}); !errors.Is(err, tripwiretest.ErrInjected) {
 					t.Fatalf("probe: %v", err)
 				}
 				time.Sleep(59 * time.Second)
-				x.want("k", tripwire.Open)
+				x.want("k", state.Open)
 				time.Sleep(time.Second)
-				x.want("k", tripwire.HalfOpen)
+				x.want("k", state.HalfOpen)
 			})
 		})
 	}
@@ -183,17 +184,17 @@ func TestFailoverLeavesAloneACircuitThatOpensLongAfter(t *testing.T) {
 		// Given a closed breaker of a grain on a, with no call out, when a leaves
 		x := newFixture(t, e)
 		x.key("k", memberA.Address())
-		if err := x.call("k", chaos.Op{}); err != nil {
+		if err := x.call("k", tripwiretest.Op{}); err != nil {
 			t.Fatal(err)
 		}
 		x.publish([]*cluster.Member{memberA}, nil)
-		x.want("k", tripwire.Closed)
+		x.want("k", state.Closed)
 		// When its grain, elsewhere now, fails a second later
 		time.Sleep(time.Second)
 		x.move("k", memberB)
 		x.open("k")
 		// Then the circuit stays open: that failure is news
-		x.want("k", tripwire.Open)
+		x.want("k", state.Open)
 	})
 }
 
@@ -207,12 +208,12 @@ func TestFailoverProbesOnAnyChangeTheKeysThatFoundNoMember(t *testing.T) {
 		time.Sleep(time.Second)
 		x.publish(nil, []*cluster.Member{memberB})
 		// Then it is probed
-		x.want("nowhere", tripwire.HalfOpen)
+		x.want("nowhere", state.HalfOpen)
 		// And again after it failed and another member leaves
 		x.open("nowhere")
 		time.Sleep(time.Second)
 		x.publish([]*cluster.Member{memberA}, nil)
-		x.want("nowhere", tripwire.HalfOpen)
+		x.want("nowhere", state.HalfOpen)
 	})
 }
 
@@ -222,7 +223,7 @@ func TestFailoverForgetsKeysThatAreNotRegistered(t *testing.T) {
 		x := newFixture(t, e)
 		x.key("gone", memberA.Address())
 		x.open("gone")
-		if err := e.Reg.Unregister("gone"); err != nil {
+		if err := e.Reg.Unregister(context.Background(), "gone"); err != nil {
 			t.Fatal(err)
 		}
 		// When a leaves
@@ -246,7 +247,7 @@ func TestFailoverStopped(t *testing.T) {
 		// When a leaves
 		x.publish([]*cluster.Member{memberA}, nil)
 		// Then nothing happens, and it makes no more targets
-		x.want("k", tripwire.Open)
+		x.want("k", state.Open)
 		if _, err := x.f.Target("other", "echo", "other"); !errors.Is(err, ErrStopped) {
 			t.Fatalf("Target after Stop: %v", err)
 		}

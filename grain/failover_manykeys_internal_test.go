@@ -11,7 +11,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // With 10,000 keys on one member (2,000 under the race detector), a
@@ -33,23 +34,23 @@ func TestFailoverWithManyKeys(t *testing.T) {
 	for w := range 8 {
 		wg.Go(func() {
 			for i := w; i < many; i += 8 {
-				_ = x.call(keys[i], chaos.Op{Fail: true})
+				_ = x.call(keys[i], tripwiretest.Op{Fail: true})
 			}
 		})
 	}
 	wg.Wait()
-	_ = x.call("b", chaos.Op{Fail: true})
+	_ = x.call("b", tripwiretest.Op{Fail: true})
 
 	// When b leaves, Then its one key is probed, in no time
 	start := time.Now()
 	x.e.Sys.EventStream.Publish(&cluster.ClusterTopology{Left: []*cluster.Member{memberB}})
-	waitState(t, x.e.Reg, []string{"b"}, tripwire.HalfOpen)
+	waitState(t, x.e.Reg, []string{"b"}, state.HalfOpen)
 	one := time.Since(start)
-	waitState(t, x.e.Reg, keys[:10], tripwire.Open) // a's are left alone
+	waitState(t, x.e.Reg, keys[:10], state.Open) // a's are left alone
 	// When a leaves, Then all of a's are
 	start = time.Now()
 	x.e.Sys.EventStream.Publish(&cluster.ClusterTopology{Left: []*cluster.Member{memberA}})
-	waitState(t, x.e.Reg, keys, tripwire.HalfOpen)
+	waitState(t, x.e.Reg, keys, state.HalfOpen)
 	all := time.Since(start)
 	t.Logf("probed 1 key of a member that left (of %d keys) in %v, %d keys in %v", many+1, one.Round(time.Microsecond), many, all.Round(time.Millisecond))
 	// Generous bounds: a stall of the test process must not fail it, a
@@ -60,7 +61,7 @@ func TestFailoverWithManyKeys(t *testing.T) {
 }
 
 // waitState waits until every key is in state st, failing the test after 30 s.
-func waitState(t *testing.T, reg *tripwire.Registry, keys []string, st tripwire.State) {
+func waitState(t *testing.T, reg *tripwire.Registry, keys []string, st state.State) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for _, k := range keys {

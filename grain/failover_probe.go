@@ -1,12 +1,14 @@
 package grain
 
 import (
+	"context"
 	"errors"
 	"time"
 
 	"github.com/asynkron/protoactor-go/cluster"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // topologyChanged probes the keys a new topology concerns: those whose
@@ -58,13 +60,13 @@ func (f *Failover) probeIfOpen(e *entry) {
 	case errors.Is(err, tripwire.ErrUnknownKey):
 		f.forget(e)
 		return
-	case err != nil || st != tripwire.Open:
+	case err != nil || st != state.Open:
 		return
 	}
 	f.mu.Lock()
 	e.until = time.Time{}
 	f.mu.Unlock()
-	_ = f.reg.ProbeNow(e.key) // not open any more, unknown, shut down: nothing to do
+	_ = f.reg.ProbeNow(context.Background(), e.key) // not open any more, unknown, shut down: nothing to do
 }
 
 // reprobe is a key to probe again, for run.
@@ -73,8 +75,8 @@ type reprobe string
 // opened, the registry's subscriber, queues a probe of a circuit that
 // opened with calls from before a topology change, once. Any other
 // transition costs it a map lookup.
-func (f *Failover) opened(tr tripwire.Transition) {
-	if tr.To != tripwire.Open {
+func (f *Failover) opened(tr state.Transition) {
+	if tr.To != state.Open {
 		return
 	}
 	f.mu.Lock()

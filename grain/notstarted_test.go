@@ -38,7 +38,7 @@ func callUnstarted(t *testing.T, when string, prepare func(*cluster.Cluster, *cl
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := reg.Register("cart/alice", target, tripwire.Settings{}); err != nil {
+	if err := reg.Register(context.Background(), "cart/alice", target, tripwire.Settings{}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = reg.Call(context.Background(), "cart/alice", wrapperspb.String("get"))

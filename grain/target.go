@@ -34,7 +34,7 @@ func Target(c *cluster.Cluster, kind, identity string) (tripwire.Target, error) 
 
 // newTarget is the breaker target that calls g.
 func newTarget(g *caller) tripwire.Target {
-	return tripwire.Checked(tripwire.FuncTarget(g.call), serializable)
+	return tripwire.Checked(tripwire.Func(g.call), serializable)
 }
 
 // serializable refuses a nil message, and one protoactor's remote would

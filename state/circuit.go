@@ -236,7 +236,7 @@ func (c *Circuit) recordClosed(kind EventKind, r float64, now time.Time, fx []Ef
 
 // trip opens the circuit at now and starts the recovery timer from that
 // moment, stretched by the backoff of c.Reopens re-opens.
-func (c *Circuit) trip(now time.Time, r float64, reason string, fx []Effect) []Effect {
+func (c *Circuit) trip(now time.Time, r float64, reason Reason, fx []Effect) []Effect {
 	after := c.rules().openTime(c.Reopens, r)
 	c.OpenedAt = now
 	c.RetryAt = now.Add(after)
@@ -244,13 +244,13 @@ func (c *Circuit) trip(now time.Time, r float64, reason string, fx []Effect) []E
 	return append(fx, Effect{Kind: StartTimer, Gen: c.Gen, After: after})
 }
 
-func (c *Circuit) close(reason string, fx []Effect) []Effect {
+func (c *Circuit) close(reason Reason, fx []Effect) []Effect {
 	c.OpenedAt, c.RetryAt = time.Time{}, time.Time{}
 	c.window = nil
 	return c.moveTo(Closed, reason, fx)
 }
 
-func (c *Circuit) moveTo(to State, reason string, fx []Effect) []Effect {
+func (c *Circuit) moveTo(to State, reason Reason, fx []Effect) []Effect {
 	from := c.State
 	c.State = to
 	c.Gen = c.Gen.next()

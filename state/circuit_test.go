@@ -32,7 +32,7 @@ func halfOpenC(probing bool, openedAt time.Time, failures int, seq uint64) Circu
 	return c
 }
 
-func transition(seq uint64, from, to State, reason string) Effect {
+func transition(seq uint64, from, to State, reason Reason) Effect {
 	return Effect{Kind: Moved, Gen: gen(seq), From: from, To: to, Reason: reason}
 }
 

@@ -19,6 +19,10 @@ const (
 	DefaultWindowMinCalls = 10
 	// DefaultHalfOpenProbes is how many probes a half-open circuit admits.
 	DefaultHalfOpenProbes = 1
+	// DefaultCallTimeout bounds a call whose key's settings leave
+	// CallTimeout zero (tripwire.Settings), and a call that waits for a
+	// factory to make its key.
+	DefaultCallTimeout = 5 * time.Second
 )
 
 // Validate returns why s cannot be a circuit's settings — a negative field,

@@ -26,5 +26,5 @@ type Effect struct {
 	After  time.Duration
 	From   State
 	To     State
-	Reason string
+	Reason Reason
 }

@@ -68,8 +68,8 @@ func rateOf(c Circuit, now time.Time) [2]int {
 }
 
 // reasons lists the reasons of the transitions in fx.
-func reasons(fx []Effect) []string {
-	var rs []string
+func reasons(fx []Effect) []Reason {
+	var rs []Reason
 	for _, e := range fx {
 		if e.Kind == Moved {
 			rs = append(rs, e.Reason)

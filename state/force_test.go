@@ -111,7 +111,7 @@ func TestForceCloseNeverTripsOnTheWindowRate(t *testing.T) {
 	// And after Reset the policy applies again
 	c, _ = step(c, Event{Kind: Reset}, t0)
 	c, fx = feed(t, c, t0, "FF")
-	require.Equal(t, []string{ReasonFailureRate}, reasons(fx))
+	require.Equal(t, []Reason{ReasonFailureRate}, reasons(fx))
 }
 
 func TestReset(t *testing.T) {
@@ -147,7 +147,7 @@ func TestResetEndsForcedClose(t *testing.T) {
 	c, _ = step(c, Event{Kind: Reset}, t0)
 	// Then Threshold failures trip it again
 	c, fx := feed(t, c, t0, "FF")
-	require.Equal(t, []string{ReasonThreshold}, reasons(fx))
+	require.Equal(t, []Reason{ReasonThreshold}, reasons(fx))
 	require.Equal(t, Open, c.State)
 	require.Equal(t, NotForced, c.Forced)
 }
@@ -163,7 +163,7 @@ func TestForceOpenThenForceCloseThenForceOpen(t *testing.T) {
 		all = append(all, fx...)
 	}
 	// Then every operation is one transition, even from a state to itself
-	require.Equal(t, []string{ReasonForcedOpen, ReasonForcedOpen, ReasonForcedClosed, ReasonForcedClosed, ReasonForcedOpen}, reasons(all))
+	require.Equal(t, []Reason{ReasonForcedOpen, ReasonForcedOpen, ReasonForcedClosed, ReasonForcedClosed, ReasonForcedOpen}, reasons(all))
 	require.Len(t, all, 5)
 	require.Equal(t, uint64(5), c.Gen.Seq)
 	require.Equal(t, ForcedOpen, c.Forced)

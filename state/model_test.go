@@ -37,7 +37,7 @@ func (m *model) gen() Gen { return Gen{Incarnation: m.inc, Seq: m.epoch} }
 
 func (m *model) permits() int { return max(1, m.s.HalfOpenProbes) }
 
-func (m *model) move(to State, reason string) Effect {
+func (m *model) move(to State, reason Reason) Effect {
 	from := m.state
 	m.state, m.probes, m.passed = to, 0, 0
 	m.epoch++
@@ -62,14 +62,14 @@ func (m *model) openFor(r float64) time.Duration {
 	return time.Duration(min(d, math.MaxInt64))
 }
 
-func (m *model) open(now time.Time, r float64, reason string) []Effect {
+func (m *model) open(now time.Time, r float64, reason Reason) []Effect {
 	after := m.openFor(r)
 	m.openedAt, m.retryAt = now, now.Add(after)
 	t := m.move(Open, reason)
 	return []Effect{t, {Kind: StartTimer, Gen: m.gen(), After: after}}
 }
 
-func (m *model) close(reason string) []Effect {
+func (m *model) close(reason Reason) []Effect {
 	m.openedAt, m.retryAt, m.window, m.reopens = time.Time{}, time.Time{}, nil, 0
 	return []Effect{m.move(Closed, reason)}
 }
@@ -242,7 +242,7 @@ func (h *harness) step(ev Event, what string) {
 			h.timers = append(h.timers, e.Gen)
 		case Moved:
 			h.seen[before.State.String()+"->"+e.To.String()]++
-			h.seen[e.Reason]++
+			h.seen[e.Reason.String()]++
 			switch s := before.Settings; {
 			case e.To == Open && ev.Kind == Succeeded:
 				h.seen["slow-call-opens"]++
@@ -426,8 +426,8 @@ func TestStepMatchesModel(t *testing.T) {
 	// up to three rounds run until every one was reached.
 	mustChange := []string{"closed->open", "open->half_open", "half_open->closed", "half_open->open",
 		"closed->closed", "open->open", "open->closed", "half_open->closed",
-		ReasonThreshold, ReasonFailureRate, ReasonProbeFailed, ReasonProbeTimeout, ReasonOpenTimeout,
-		ReasonProbeSucceeded, ReasonTargetDown, ReasonForcedOpen, ReasonForcedClosed, ReasonReset,
+		ReasonThreshold.String(), ReasonFailureRate.String(), ReasonProbeFailed.String(), ReasonProbeTimeout.String(), ReasonOpenTimeout.String(),
+		ReasonProbeSucceeded.String(), ReasonTargetDown.String(), ReasonForcedOpen.String(), ReasonForcedClosed.String(), ReasonReset.String(),
 		"outcome-ignored", "timer", "target-down-closed", "target-down-half_open",
 		"slow-call-opens", "backoff", "probe-passed-not-last"}
 	mustTry := []string{"stale-timer", "foreign", "stale-outcome-in-half_open-failed", "target-down-open",

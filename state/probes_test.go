@@ -71,7 +71,7 @@ func TestAnyProbeFailureReopens(t *testing.T) {
 			now := t0.Add(time.Minute)
 			c, fx := feed(t, c, now, pattern)
 			// Then it re-opens at once for probe_failed with Reopens+1
-			require.Equal(t, []string{ReasonProbeFailed}, reasons(fx))
+			require.Equal(t, []Reason{ReasonProbeFailed}, reasons(fx))
 			require.Equal(t, Open, c.State)
 			require.Equal(t, 2, c.Reopens)
 			require.True(t, c.OpenedAt.Equal(now))
@@ -102,7 +102,7 @@ func TestIgnoredProbeFreesOnePermit(t *testing.T) {
 	require.Equal(t, []EffectKind{Forward, Reject}, kinds)
 	// And two more successes close the circuit
 	c, fx = feed(t, c, t0, "SS")
-	require.Equal(t, []string{ReasonProbeSucceeded}, reasons(fx))
+	require.Equal(t, []Reason{ReasonProbeSucceeded}, reasons(fx))
 	require.Equal(t, Closed, c.State)
 }
 
@@ -142,5 +142,5 @@ func TestProbeCountsResetOnEachHalfOpen(t *testing.T) {
 	c, fx := feed(t, c, t0, "S")
 	require.Empty(t, fx)
 	_, fx = feed(t, c, t0, "S")
-	require.Equal(t, []string{ReasonProbeSucceeded}, reasons(fx))
+	require.Equal(t, []Reason{ReasonProbeSucceeded}, reasons(fx))
 }

@@ -1,28 +1,68 @@
 package state
 
-// Reasons of a transition: why a circuit changed state (or was told to).
-// The root package re-exports each; logs, events, metrics and spans use
-// these strings.
+import "fmt"
+
+// Reason says why a circuit changed state (or was told to). Logs, events,
+// metrics and spans name it by String; JSON too (MarshalText). The zero
+// Reason is ReasonNone: a breaker that has not changed state yet.
+type Reason uint8
+
+// Reasons of a transition.
 const (
-	ReasonThreshold      = "threshold"       // closed -> open: consecutive failures reached Threshold
-	ReasonFailureRate    = "failure_rate"    // closed -> open: the window's failure rate reached FailureRate
-	ReasonProbeFailed    = "probe_failed"    // half_open -> open
-	ReasonProbeTimeout   = "probe_timeout"   // half_open -> open
-	ReasonOpenTimeout    = "open_timeout"    // open -> half_open: the recovery timer fired
-	ReasonProbeSucceeded = "probe_succeeded" // half_open -> closed: every probe succeeded
-	ReasonTargetDown     = "target_down"     // -> open: the target is dead
-	ReasonForcedOpen     = "forced_open"     // -> open until reset
-	ReasonForcedClosed   = "forced_closed"   // -> closed until reset
-	ReasonReset          = "reset"           // -> closed, counts cleared
-	ReasonUpdated        = "updated"         // unchanged state: the breaker got new settings
-	ReasonRestarted      = "restarted"       // -> closed: the breaker crashed and restarted
-	ReasonProbeNow       = "probe_now"       // open -> half_open before the timer: told the dependency may be back
+	ReasonNone           Reason = iota // no transition yet
+	ReasonThreshold                    // closed -> open: consecutive failures reached Threshold
+	ReasonFailureRate                  // closed -> open: the window's failure rate reached FailureRate
+	ReasonProbeFailed                  // half_open -> open
+	ReasonProbeTimeout                 // half_open -> open
+	ReasonOpenTimeout                  // open -> half_open: the recovery timer fired
+	ReasonProbeSucceeded               // half_open -> closed: every probe succeeded
+	ReasonTargetDown                   // -> open: the target is dead
+	ReasonForcedOpen                   // -> open until reset
+	ReasonForcedClosed                 // -> closed until reset
+	ReasonReset                        // -> closed, counts cleared
+	ReasonUpdated                      // unchanged state: the breaker got new settings
+	ReasonRestarted                    // -> closed: the breaker crashed and restarted
+	ReasonProbeNow                     // open -> half_open before the timer: told the dependency may be back
+	numReasons
 )
 
-// Manual reports whether reason is an operator's action (ForceOpen,
-// ForceClose, Reset, Update) rather than the breaker's own decision.
-func Manual(reason string) bool {
-	switch reason {
+var reasonNames = [numReasons]string{
+	"none", "threshold", "failure_rate", "probe_failed", "probe_timeout", "open_timeout",
+	"probe_succeeded", "target_down", "forced_open", "forced_closed", "reset", "updated",
+	"restarted", "probe_now",
+}
+
+// String returns the reason's name: "threshold", "probe_failed", "none" ...
+func (r Reason) String() string {
+	if r >= numReasons {
+		return fmt.Sprintf("reason(%d)", uint8(r))
+	}
+	return reasonNames[r]
+}
+
+// MarshalText writes r as String does, so JSON shows "threshold", not 1.
+func (r Reason) MarshalText() ([]byte, error) {
+	if r >= numReasons {
+		return nil, fmt.Errorf("state: no such reason %d", uint8(r))
+	}
+	return []byte(reasonNames[r]), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (r *Reason) UnmarshalText(b []byte) error {
+	for i, name := range reasonNames {
+		if string(b) == name {
+			*r = Reason(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("state: no such reason %q", b)
+}
+
+// Manual reports whether r is an operator's action (ForceOpen, ForceClose,
+// Reset, Update) rather than the breaker's own decision.
+func (r Reason) Manual() bool {
+	switch r {
 	case ReasonForcedOpen, ReasonForcedClosed, ReasonReset, ReasonUpdated:
 		return true
 	}

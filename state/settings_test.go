@@ -99,7 +99,7 @@ func TestWithSettingsAppliesFromTheNextEvent(t *testing.T) {
 			c, fx := feed(t, c, t0, tt.outcome)
 			require.Equal(t, tt.want, c.State)
 			if tt.want == Open {
-				require.Equal(t, []string{ReasonThreshold}, reasons(fx))
+				require.Equal(t, []Reason{ReasonThreshold}, reasons(fx))
 			}
 		})
 	}
@@ -135,5 +135,5 @@ func TestWithSettingsMoreProbesMidHalfOpen(t *testing.T) {
 	c, fx := feed(t, c, t0, "S")
 	require.Empty(t, fx)
 	_, fx = feed(t, c, t0, "S")
-	require.Equal(t, []string{ReasonProbeSucceeded}, reasons(fx))
+	require.Equal(t, []Reason{ReasonProbeSucceeded}, reasons(fx))
 }

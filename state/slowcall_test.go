@@ -41,7 +41,7 @@ func TestSlowCallInClosed(t *testing.T) {
 			require.Equal(t, tt.wantState, c.State)
 			require.Equal(t, tt.wantFails, c.Failures)
 			if tt.wantState == Open {
-				require.Equal(t, []string{ReasonThreshold}, reasons(fx))
+				require.Equal(t, []Reason{ReasonThreshold}, reasons(fx))
 			} else {
 				require.Empty(t, fx)
 			}
@@ -73,7 +73,7 @@ func TestSlowCallInAWindow(t *testing.T) {
 	c, fx = step(c, Event{Kind: Succeeded, Gen: c.Gen, Duration: 2 * time.Second}, t0)
 	// Then the slow one is recorded as a failure and trips the window
 	require.Equal(t, Open, c.State)
-	require.Equal(t, []string{ReasonFailureRate}, reasons(fx))
+	require.Equal(t, []Reason{ReasonFailureRate}, reasons(fx))
 	require.Equal(t, [2]int{1, 2}, rateOf(c, t0))
 }
 
@@ -83,7 +83,7 @@ func TestSlowCallProbe(t *testing.T) {
 		name     string
 		duration time.Duration
 		want     State
-		reason   string
+		reason   Reason
 	}{
 		{"a slow probe success re-opens", time.Second + 1, Open, ReasonProbeFailed},
 		{"a probe of exactly SlowCall closes", time.Second, Closed, ReasonProbeSucceeded},
@@ -98,7 +98,7 @@ func TestSlowCallProbe(t *testing.T) {
 			c, fx := step(c, Event{Kind: Succeeded, Gen: c.Gen, Duration: tt.duration}, t0)
 			// Then the circuit moves for the reason
 			require.Equal(t, tt.want, c.State)
-			require.Equal(t, []string{tt.reason}, reasons(fx))
+			require.Equal(t, []Reason{tt.reason}, reasons(fx))
 			if tt.want == Open {
 				require.Equal(t, reopens+1, c.Reopens)
 			}

@@ -60,11 +60,11 @@ func TestTargetDownRecoversThroughTimerAndProbe(t *testing.T) {
 	timer := fx[1]
 	// When the recovery timer fires and the probe succeeds
 	c, fx = step(c, Event{Kind: TimerFired, Gen: timer.Gen}, t0.Add(timer.After))
-	require.Equal(t, []string{ReasonOpenTimeout}, reasons(fx))
+	require.Equal(t, []Reason{ReasonOpenTimeout}, reasons(fx))
 	c, _ = step(c, Event{Kind: Admit}, t0.Add(timer.After))
 	c, fx = step(c, Event{Kind: Succeeded, Gen: c.Gen}, t0.Add(timer.After))
 	// Then it is closed again
-	require.Equal(t, []string{ReasonProbeSucceeded}, reasons(fx))
+	require.Equal(t, []Reason{ReasonProbeSucceeded}, reasons(fx))
 	require.Equal(t, Closed, c.State)
 	require.Zero(t, c.Reopens)
 }

@@ -11,7 +11,7 @@ type Transition struct {
 	// At is when the breaker changed state.
 	At time.Time
 	// Reason says why: one of the Reason constants.
-	Reason string
+	Reason Reason
 	// Failures is the count of consecutive failures after the change.
 	Failures int
 	// Fresh is true for a trip from closed (not a forced open), false for a

@@ -37,7 +37,7 @@ func TestCountWindowTripsWhenTheRateIsReachedExactly(t *testing.T) {
 		c, fx := feed(t, c, t0, strings.Repeat("S", tt.size-tt.fails)+strings.Repeat("F", tt.fails))
 		// Then the last failure brings the rate to exactly FailureRate and trips
 		require.Equal(t, [2]int{tt.fails, tt.size}, rateOf(c, t0))
-		require.Equal(t, []string{ReasonFailureRate}, reasons(fx), "%d of %d failed at rate %v", tt.fails, tt.size, tt.rate)
+		require.Equal(t, []Reason{ReasonFailureRate}, reasons(fx), "%d of %d failed at rate %v", tt.fails, tt.size, tt.rate)
 	}
 }
 
@@ -55,5 +55,5 @@ func TestWindowTripsWhenASuccessReachesMinCalls(t *testing.T) {
 	// Then 3 of 4 calls failed, MinCalls is reached, and the circuit is open
 	require.Equal(t, [2]int{3, 4}, rateOf(c, t0))
 	require.Equal(t, Open, c.State)
-	require.Equal(t, []string{ReasonFailureRate}, reasons(fx))
+	require.Equal(t, []Reason{ReasonFailureRate}, reasons(fx))
 }

@@ -58,7 +58,7 @@ func TestCountWindow(t *testing.T) {
 				// outcome that opens it for failure_rate
 				if i+1 == tt.opensAt {
 					require.Equal(t, Open, c.State, "outcome %d", i+1)
-					require.Equal(t, []string{ReasonFailureRate}, reasons(fx))
+					require.Equal(t, []Reason{ReasonFailureRate}, reasons(fx))
 					require.Equal(t, StartTimer, fx[1].Kind)
 					require.Equal(t, before.Gen.Seq+1, c.Gen.Seq)
 					return
@@ -167,7 +167,7 @@ func TestTimeWindow(t *testing.T) {
 			// Then it opens for failure_rate or stays closed
 			if tt.opens {
 				require.Equal(t, Open, c.State)
-				require.Equal(t, []string{ReasonFailureRate}, reasons(fx))
+				require.Equal(t, []Reason{ReasonFailureRate}, reasons(fx))
 			} else {
 				require.Equal(t, Closed, c.State)
 				require.Empty(t, fx)

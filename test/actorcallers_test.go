@@ -9,6 +9,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestManyCallersOfAnActorTargetEachGetTheirOwnAnswer(t *testing.T) {
@@ -45,7 +46,7 @@ func TestManyCallersOfAnActorTargetEachGetTheirOwnAnswer(t *testing.T) {
 		if n := served.Load(); n != callers*each {
 			t.Fatalf("target served %d, want %d", n, callers*each)
 		}
-		snap := testkit.WantCircuit(t, e.Reg, "weather", tripwire.Closed, 0)
+		snap := testkit.WantCircuit(t, e.Reg, "weather", state.Closed, 0)
 		if snap.InFlight != 0 || snap.Stats.Total.Successes != callers*each {
 			t.Fatalf("InFlight %d, successes %d; want 0, %d", snap.InFlight, snap.Stats.Total.Successes, callers*each)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // forecast asks the weather actor about a city.
@@ -65,7 +66,7 @@ func TestActorTargetByNameSurvivesTheTargetBeingRespawned(t *testing.T) {
 		// the target-down scenarios for that)
 		testkit.Register(t, e.Reg, "weather", tripwire.ActorTarget(e.Sys.NewLocalPID("weather")),
 			tripwire.Settings{Threshold: 3, IgnoreTargetDown: true})
-		if rep, err := tripwire.CallAs[*report](ctx, e.Reg, "weather", &forecast{City: "Oslo"}); err != nil || rep.City != "Oslo" {
+		if rep, err := tripwire.Key[any, *report](e.Reg, "weather").Call(ctx, &forecast{City: "Oslo"}); err != nil || rep.City != "Oslo" {
 			t.Fatalf("call before the stop: %+v, %v", rep, err)
 		}
 
@@ -81,16 +82,16 @@ func TestActorTargetByNameSurvivesTheTargetBeingRespawned(t *testing.T) {
 		if d := time.Since(start); d != 0 {
 			t.Errorf("ErrTargetDown after %v, want at once", d)
 		}
-		testkit.WantCircuit(t, e.Reg, "weather", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "weather", state.Closed, 1)
 
 		// When it is spawned again under the same name
 		spawnWeather(t, e, &served)
 		// Then the same breaker reaches it, and the success resets the failures
-		rep, err := tripwire.CallAs[*report](ctx, e.Reg, "weather", &forecast{City: "Bergen"})
+		rep, err := tripwire.Key[any, *report](e.Reg, "weather").Call(ctx, &forecast{City: "Bergen"})
 		if err != nil || rep.City != "Bergen" || rep.TempC != len("Bergen") {
 			t.Errorf("call after the respawn: %+v, %v", rep, err)
 		}
-		testkit.WantCircuit(t, e.Reg, "weather", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "weather", state.Closed, 0)
 		if got := served.Load(); got != 2 {
 			t.Errorf("the weather actors served %d forecasts, want 2", got)
 		}
@@ -112,12 +113,12 @@ func TestErrorValueReplyIsTheCallsErrorAndAFailure(t *testing.T) {
 		if !errors.Is(err, errNoSuchCity) || v != nil {
 			t.Fatalf("error reply: %v, %v; want nil and errNoSuchCity", v, err)
 		}
-		testkit.WantCircuit(t, e.Reg, "weather", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "weather", state.Closed, 1)
 		// and a second one opens the circuit
 		if _, err := e.Reg.Call(ctx, "weather", &forecast{City: "Atlantis"}); !errors.Is(err, errNoSuchCity) {
 			t.Fatalf("second error reply: %v", err)
 		}
-		testkit.WantCircuit(t, e.Reg, "weather", tripwire.Open, 2)
+		testkit.WantCircuit(t, e.Reg, "weather", state.Open, 2)
 		if _, err := e.Reg.Call(ctx, "weather", &forecast{City: "Oslo"}); !errors.Is(err, tripwire.ErrOpen) {
 			t.Errorf("call while open: %v, want ErrOpen", err)
 		}
@@ -174,6 +175,6 @@ func TestRequestFromAnActorDeliversOneReplyPerRequest(t *testing.T) {
 			t.Errorf("reply to Atlantis: %v, want errNoSuchCity", r.Err)
 		}
 		// and the timeout and the error reply both counted as failures
-		testkit.WantCircuit(t, e.Reg, "weather", tripwire.Closed, 2)
+		testkit.WantCircuit(t, e.Reg, "weather", state.Closed, 2)
 	})
 }

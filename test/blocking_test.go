@@ -7,27 +7,28 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestSlowCallDoesNotDelayAFastCallOnTheSameKey(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given one key whose target takes 3 s for a slow message and no time for a fast one
-		var s chaos.Script
+		var s tripwiretest.Script
 		testkit.Register(t, e.Reg, "search", s.Func(nil), tripwire.Settings{CallTimeout: 5 * time.Second})
 
 		// When a slow call is in the target
 		start := time.Now()
-		slow := testkit.GoCall(ctx, e.Reg, "search", chaos.Op{Label: "slow", After: 3 * time.Second})
+		slow := testkit.GoCall(ctx, e.Reg, "search", tripwiretest.Op{Label: "slow", After: 3 * time.Second})
 		testkit.StillPending(t, slow, "the slow call")
 
 		// and a fast call is made after it
-		v, err := e.Reg.Call(ctx, "search", chaos.Op{Label: "fast"})
+		v, err := e.Reg.Call(ctx, "search", tripwiretest.Op{Label: "fast"})
 
 		// Then the fast call returns its own answer with no fake time elapsed
-		if err != nil || v != chaos.Answer("fast") {
-			t.Fatalf("fast call: %v, %v; want %q", v, err, chaos.Answer("fast"))
+		if err != nil || v != tripwiretest.Answer("fast") {
+			t.Fatalf("fast call: %v, %v; want %q", v, err, tripwiretest.Answer("fast"))
 		}
 		if d := time.Since(start); d != 0 {
 			t.Errorf("fast call returned after %v behind a slow one, want at once", d)
@@ -36,13 +37,13 @@ func TestSlowCallDoesNotDelayAFastCallOnTheSameKey(t *testing.T) {
 		testkit.StillPending(t, slow, "the slow call")
 		// and the slow call gets its own answer after exactly 3 s
 		r := testkit.Await(t, slow)
-		if r.Err != nil || r.V != chaos.Answer("slow") {
-			t.Errorf("slow call: %v, %v; want %q", r.V, r.Err, chaos.Answer("slow"))
+		if r.Err != nil || r.V != tripwiretest.Answer("slow") {
+			t.Errorf("slow call: %v, %v; want %q", r.V, r.Err, tripwiretest.Answer("slow"))
 		}
 		if d := r.At.Sub(start); d != 3*time.Second {
 			t.Errorf("slow call took %v, want 3s", d)
 		}
-		testkit.WantCircuit(t, e.Reg, "search", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "search", state.Closed, 0)
 	})
 }
 
@@ -50,11 +51,11 @@ func TestHungCallsDoNotDelayLaterCallsOnTheSameKey(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given one key with 20 calls hung in its target
-		var s chaos.Script
+		var s tripwiretest.Script
 		testkit.Register(t, e.Reg, "search", s.Func(nil), tripwire.Settings{Threshold: 100, CallTimeout: 30 * time.Second})
 		hung := make([]<-chan testkit.Result, 20)
 		for i := range hung {
-			hung[i] = testkit.GoCall(ctx, e.Reg, "search", chaos.Op{Hang: true})
+			hung[i] = testkit.GoCall(ctx, e.Reg, "search", tripwiretest.Op{Hang: true})
 		}
 		for _, ch := range hung {
 			testkit.StillPending(t, ch, "a hung call")
@@ -63,7 +64,7 @@ func TestHungCallsDoNotDelayLaterCallsOnTheSameKey(t *testing.T) {
 		// When 20 fast calls are made one after another
 		start := time.Now()
 		for i := range 20 {
-			if _, err := e.Reg.Call(ctx, "search", chaos.Op{Label: "fast"}); err != nil {
+			if _, err := e.Reg.Call(ctx, "search", tripwiretest.Op{Label: "fast"}); err != nil {
 				t.Fatalf("fast call %d: %v", i, err)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/remoting"
 )
 
 func TestActorTargetSeesTheCallDeadline(t *testing.T) {
@@ -22,7 +23,7 @@ func TestActorTargetSeesTheCallDeadline(t *testing.T) {
 			if _, ok := c.Message().(string); !ok {
 				return
 			}
-			d, ok := tripwire.CallDeadline(c.MessageHeader(), c.Sender())
+			d, ok := remoting.CallDeadline(c.MessageHeader(), c.Sender())
 			c.Respond([]any{d, ok})
 		}))
 		testkit.Register(t, e.Reg, "svc", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: 3 * time.Second})
@@ -65,12 +66,12 @@ func TestWithoutDeadlineHeaderSendsNoDeadline(t *testing.T) {
 					c.Respond(errors.New("failed"))
 					return
 				}
-				_, inHeader := tripwire.CallDeadline(c.MessageHeader(), nil)
-				_, inSender := tripwire.CallDeadline(nil, c.Sender())
+				_, inHeader := remoting.CallDeadline(c.MessageHeader(), nil)
+				_, inSender := remoting.CallDeadline(nil, c.Sender())
 				c.Respond([2]bool{inHeader, inSender})
 			}
 		}))
-		target := tripwire.WithoutDeadlineHeader(tripwire.ActorTarget(pid))
+		target := remoting.WithoutDeadlineHeader(tripwire.ActorTarget(pid))
 		testkit.Register(t, e.Reg, "svc", target, tripwire.Settings{Threshold: 1, OpenTimeout: time.Second})
 
 		// When it is called closed (its caller sends the ask), then as the
@@ -94,17 +95,17 @@ func TestWithoutDeadlineHeaderSendsNoDeadline(t *testing.T) {
 func TestWithoutDeadlineHeaderLeavesOtherTargetsAsTheyAre(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a function target and a nil Target, without the header
-		fn := tripwire.FuncTarget(func(ctx context.Context, _ any) (any, error) {
+		fn := tripwire.Func(func(ctx context.Context, _ any) (any, error) {
 			_, ok := ctx.Deadline()
 			return ok, nil
 		})
 		// Then the function still runs with its deadline in its context
-		testkit.Register(t, e.Reg, "fn", tripwire.WithoutDeadlineHeader(fn), tripwire.Settings{})
+		testkit.Register(t, e.Reg, "fn", remoting.WithoutDeadlineHeader(fn), tripwire.Settings{})
 		v, err := e.Reg.Call(context.Background(), "fn", "x")
 		require.NoError(t, err)
 		require.Equal(t, true, v)
 		// and the nil Target is refused as ever
-		err = e.Reg.Register("nil", tripwire.WithoutDeadlineHeader(nil), tripwire.Settings{})
+		err = e.Reg.Register(context.Background(), "nil", remoting.WithoutDeadlineHeader(nil), tripwire.Settings{})
 		require.ErrorIs(t, err, tripwire.ErrInvalidTarget)
 	})
 }
@@ -113,11 +114,11 @@ func TestACallWithNoTimeoutIsNotShed(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given an actor behind ShedExpired, and a breaker whose calls have
 		// no timeout (math.MaxInt64: a deadline past 2262)
-		shed, err := tripwire.ShedExpired(tripwire.ShedConfig{})
+		shed, err := remoting.ShedExpired(remoting.ShedConfig{})
 		require.NoError(t, err)
 		pid := e.Sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
 			if _, ok := c.Message().(string); ok {
-				_, dated := tripwire.CallDeadline(c.MessageHeader(), c.Sender())
+				_, dated := remoting.CallDeadline(c.MessageHeader(), c.Sender())
 				c.Respond(dated)
 			}
 		}, actor.WithReceiverMiddleware(shed)))
@@ -129,7 +130,7 @@ func TestACallWithNoTimeoutIsNotShed(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, false, dated)
 		// and an envelope for such a deadline is refused
-		_, err = tripwire.DeadlineEnvelope("x", nil, time.Now().Add(math.MaxInt64))
+		_, err = remoting.DeadlineEnvelope("x", nil, time.Now().Add(math.MaxInt64))
 		require.ErrorIs(t, err, tripwire.ErrInvalidMessage)
 	})
 }
@@ -138,8 +139,8 @@ func TestACallWithNoTimeoutIsNotShed(t *testing.T) {
 // in its header, and in its sender.
 func deadlines(c actor.Context) {
 	if _, ok := c.Message().(string); ok {
-		_, inHeader := tripwire.CallDeadline(c.MessageHeader(), nil)
-		_, inSender := tripwire.CallDeadline(nil, c.Sender())
+		_, inHeader := remoting.CallDeadline(c.MessageHeader(), nil)
+		_, inSender := remoting.CallDeadline(nil, c.Sender())
 		c.Respond([2]bool{inHeader, inSender})
 	}
 }
@@ -150,7 +151,7 @@ func TestALocalCallCarriesItsDeadlineInItsSenderAndAHeaderOnlyWhenAsked(t *testi
 		// WithDeadlineHeader
 		pid := e.Sys.Root.Spawn(actor.PropsFromFunc(deadlines))
 		testkit.Register(t, e.Reg, "plain", tripwire.ActorTarget(pid), tripwire.Settings{})
-		testkit.Register(t, e.Reg, "dated", tripwire.WithDeadlineHeader(tripwire.ActorTarget(pid)), tripwire.Settings{})
+		testkit.Register(t, e.Reg, "dated", remoting.WithDeadlineHeader(tripwire.ActorTarget(pid)), tripwire.Settings{})
 
 		// When each is called
 		plain, err := e.Reg.Call(context.Background(), "plain", "x")
@@ -171,7 +172,7 @@ func TestAForwardedCallKeepsItsDeadline(t *testing.T) {
 		// their deadline, and one that sends them on with their sender
 		reader := e.Sys.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
 			if _, ok := c.Message().(string); ok {
-				d, ok := tripwire.CallDeadline(c.MessageHeader(), c.Sender())
+				d, ok := remoting.CallDeadline(c.MessageHeader(), c.Sender())
 				c.Respond([]any{d, ok})
 			}
 		}))

@@ -9,6 +9,7 @@ import (
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/internal/tuning"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 var errDown = errors.New("the dependency is down")
@@ -34,7 +35,7 @@ func TestAHotKeysQuietSuccessesAreCountedOnceAndItsFailuresStillOpenIt(t *testin
 		t.Run(target, func(t *testing.T) {
 			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				ctx := context.Background()
-				tgt, ok, city := tripwire.FuncTarget(echo), any("ok"), any("fail")
+				tgt, ok, city := tripwire.Func(echo), any("ok"), any("fail")
 				if target == "actor" {
 					tgt = tripwire.ActorTarget(spawnWeather(t, e, &served))
 					ok, city = &forecast{City: "Oslo"}, &forecast{City: "Atlantis"}
@@ -63,14 +64,14 @@ func TestAHotKeysQuietSuccessesAreCountedOnceAndItsFailuresStillOpenIt(t *testin
 						msg = city
 					}
 					e.Reg.Call(ctx, "k", msg)
-					if st := testkit.Snapshot(t, e.Reg, "k").State; st != tripwire.Closed {
+					if st := testkit.Snapshot(t, e.Reg, "k").State; st != state.Closed {
 						t.Fatalf("after call %d: %v, want closed", i, st)
 					}
 				}
 				if _, err := e.Reg.Call(ctx, "k", city); errors.Is(err, tripwire.ErrOpen) {
 					t.Fatalf("the third failure in a row was rejected: %v", err)
 				}
-				if st := testkit.Snapshot(t, e.Reg, "k").State; st != tripwire.Open {
+				if st := testkit.Snapshot(t, e.Reg, "k").State; st != state.Open {
 					t.Fatalf("after three failures in a row: %v, want open", st)
 				}
 			})

@@ -10,7 +10,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestFiftyConcurrentCallsEachGetTheirOwnReply(t *testing.T) {
@@ -18,21 +19,21 @@ func TestFiftyConcurrentCallsEachGetTheirOwnReply(t *testing.T) {
 		ctx := context.Background()
 		// Given a function target that answers each message after its own
 		// latency (0 to 12 ms, so answers come back out of order)
-		var s chaos.Script
+		var s tripwiretest.Script
 		testkit.Register(t, e.Reg, "echo", s.Func(nil), tripwire.Settings{})
 
 		// When 50 callers call at once, each with its own message
 		const n = 50
 		calls := make([]<-chan testkit.Result, n)
 		for i := range calls {
-			calls[i] = testkit.GoCall(ctx, e.Reg, "echo", chaos.Op{Label: fmt.Sprint("msg-", i), After: time.Duration(i*7%13) * time.Millisecond})
+			calls[i] = testkit.GoCall(ctx, e.Reg, "echo", tripwiretest.Op{Label: fmt.Sprint("msg-", i), After: time.Duration(i*7%13) * time.Millisecond})
 		}
 
 		// Then each gets the answer derived from its own message, none missing or twice
 		seen := map[any]int{}
 		for i, ch := range calls {
 			r := testkit.Await(t, ch)
-			if want := chaos.Answer(fmt.Sprint("msg-", i)); r.Err != nil || r.V != want {
+			if want := tripwiretest.Answer(fmt.Sprint("msg-", i)); r.Err != nil || r.V != want {
 				t.Errorf("caller %d: %v, %v; want %q", i, r.V, r.Err, want)
 			}
 			seen[r.V]++
@@ -45,7 +46,7 @@ func TestFiftyConcurrentCallsEachGetTheirOwnReply(t *testing.T) {
 		if got := s.Counts().Calls; got != n {
 			t.Errorf("target invoked %d times for %d calls", got, n)
 		}
-		if snap := testkit.WantCircuit(t, e.Reg, "echo", tripwire.Closed, 0); snap.InFlight != 0 {
+		if snap := testkit.WantCircuit(t, e.Reg, "echo", state.Closed, 0); snap.InFlight != 0 {
 			t.Errorf("InFlight = %d after every call answered", snap.InFlight)
 		}
 	})
@@ -86,6 +87,6 @@ func TestFiftyConcurrentCallsToAnActorTargetEachGetTheirOwnReply(t *testing.T) {
 		if len(seen) != n {
 			t.Errorf("%d distinct answers for %d callers", len(seen), n)
 		}
-		testkit.WantCircuit(t, e.Reg, "double", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "double", state.Closed, 0)
 	})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/remoting"
 )
 
 // job is a message of the clerk: do work named label, taking hold.
@@ -65,12 +66,12 @@ func (k *clerk) record() (ran, shed []string) {
 
 // spawnClerk spawns k with ShedExpired(cfg) in front of it, or, if cfg is
 // nil, plain.
-func spawnClerk(t *testing.T, sys *actor.ActorSystem, k *clerk, cfg *tripwire.ShedConfig) *actor.PID {
+func spawnClerk(t *testing.T, sys *actor.ActorSystem, k *clerk, cfg *remoting.ShedConfig) *actor.PID {
 	t.Helper()
 	var opts []actor.PropsOption
 	if cfg != nil {
 		cfg.OnShed = k.onShed
-		shed, err := tripwire.ShedExpired(*cfg)
+		shed, err := remoting.ShedExpired(*cfg)
 		require.NoError(t, err)
 		opts = append(opts, actor.WithReceiverMiddleware(shed))
 	}
@@ -80,13 +81,13 @@ func spawnClerk(t *testing.T, sys *actor.ActorSystem, k *clerk, cfg *tripwire.Sh
 func TestShedExpiredDropsACallThatTimedOutWhileTheTargetWasBusy(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		cfg     *tripwire.ShedConfig
+		cfg     *remoting.ShedConfig
 		wantRan []string
 	}{
 		{"without ShedExpired the timed-out call still runs, late", nil, []string{"busy", "late", "patient"}},
-		{"ShedExpired", &tripwire.ShedConfig{}, []string{"busy", "patient"}},
-		{"a tolerance the lateness (1.7 s) is within", &tripwire.ShedConfig{Tolerance: 2 * time.Second}, []string{"busy", "late", "patient"}},
-		{"a tolerance the lateness is beyond", &tripwire.ShedConfig{Tolerance: time.Second}, []string{"busy", "patient"}},
+		{"ShedExpired", &remoting.ShedConfig{}, []string{"busy", "patient"}},
+		{"a tolerance the lateness (1.7 s) is within", &remoting.ShedConfig{Tolerance: 2 * time.Second}, []string{"busy", "late", "patient"}},
+		{"a tolerance the lateness is beyond", &remoting.ShedConfig{Tolerance: time.Second}, []string{"busy", "patient"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
@@ -139,7 +140,7 @@ func TestShedExpiredServesCallersThatSetTheHeaderThemselves(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a shedding actor target, busy for 1 s
 		k := &clerk{}
-		pid := spawnClerk(t, sys, k, &tripwire.ShedConfig{})
+		pid := spawnClerk(t, sys, k, &remoting.ShedConfig{})
 		sys.Root.Send(pid, &job{label: "busy", hold: time.Second})
 		synctest.Wait()
 
@@ -147,7 +148,7 @@ func TestShedExpiredServesCallersThatSetTheHeaderThemselves(t *testing.T) {
 		// it waits, and one whose deadline will not have passed
 		ask := func(label string, within time.Duration) *actor.Future {
 			f := actor.NewFuture(sys, within)
-			env, err := tripwire.DeadlineEnvelope(&job{label: label}, f.PID(), time.Now().Add(within))
+			env, err := remoting.DeadlineEnvelope(&job{label: label}, f.PID(), time.Now().Add(within))
 			require.NoError(t, err)
 			sys.Root.Send(pid, env)
 			return f
@@ -161,7 +162,7 @@ func TestShedExpiredServesCallersThatSetTheHeaderThemselves(t *testing.T) {
 				replies <- s
 			}
 		}))
-		env, err := tripwire.DeadlineEnvelope(&job{label: "custom"}, collector, time.Now().Add(500*time.Millisecond))
+		env, err := remoting.DeadlineEnvelope(&job{label: "custom"}, collector, time.Now().Add(500*time.Millisecond))
 		require.NoError(t, err)
 		sys.Root.Send(pid, env)
 
@@ -184,10 +185,10 @@ func TestShedExpiredLetsLifecycleMessagesPass(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		// Given a shedding actor target
 		k := &clerk{}
-		pid := spawnClerk(t, sys, k, &tripwire.ShedConfig{})
+		pid := spawnClerk(t, sys, k, &remoting.ShedConfig{})
 		// When protoactor's poison pill comes in an envelope whose deadline
 		// has long passed
-		past, err := tripwire.DeadlineEnvelope(&actor.PoisonPill{}, nil, time.Now().Add(-time.Hour))
+		past, err := remoting.DeadlineEnvelope(&actor.PoisonPill{}, nil, time.Now().Add(-time.Hour))
 		require.NoError(t, err)
 		stopped := actor.NewFuture(sys, 10*time.Second)
 		proc, _ := sys.ProcessRegistry.Get(pid)
@@ -206,7 +207,7 @@ func TestShedExpiredLetsLifecycleMessagesPass(t *testing.T) {
 }
 
 func TestShedExpiredAndDeadlineEnvelopeRefuseBadInput(t *testing.T) {
-	_, err := tripwire.ShedExpired(tripwire.ShedConfig{Tolerance: -time.Nanosecond})
+	_, err := remoting.ShedExpired(remoting.ShedConfig{Tolerance: -time.Nanosecond})
 	require.ErrorIs(t, err, tripwire.ErrInvalidOption)
 
 	now := time.Now()
@@ -218,13 +219,13 @@ func TestShedExpiredAndDeadlineEnvelopeRefuseBadInput(t *testing.T) {
 		"envelope message": {&actor.MessageEnvelope{Message: "x"}, now},
 		"zero deadline":    {"x", time.Time{}},
 	} {
-		env, err := tripwire.DeadlineEnvelope(tc.msg, nil, tc.deadline)
+		env, err := remoting.DeadlineEnvelope(tc.msg, nil, tc.deadline)
 		require.Nil(t, env, name)
 		require.True(t, errors.Is(err, tripwire.ErrInvalidMessage), "%s: %v", name, err)
 	}
-	env, err := tripwire.DeadlineEnvelope("x", nil, now)
+	env, err := remoting.DeadlineEnvelope("x", nil, now)
 	require.NoError(t, err)
-	d, ok := tripwire.CallDeadline(env.Header, nil)
+	d, ok := remoting.CallDeadline(env.Header, nil)
 	require.True(t, ok)
 	require.True(t, d.Equal(now), "deadline %v, want %v", d, now)
 }

@@ -10,21 +10,21 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestUnregisterAnswersEveryCallInFlightOnce(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a key with 5 calls and 3 actor requests hung in its target
-		var s chaos.Script
+		var s tripwiretest.Script
 		testkit.Register(t, e.Reg, "old", s.Func(nil), tripwire.Settings{CallTimeout: 30 * time.Second})
 		calls := make([]<-chan testkit.Result, 5)
 		for i := range calls {
-			calls[i] = testkit.GoCall(ctx, e.Reg, "old", chaos.Op{Hang: true})
+			calls[i] = testkit.GoCall(ctx, e.Reg, "old", tripwiretest.Op{Hang: true})
 		}
 		pid, a := testkit.NewAsker(e)
-		msgs := []any{chaos.Op{Label: "r1", Hang: true}, chaos.Op{Label: "r2", Hang: true}, chaos.Op{Label: "r3", Hang: true}}
+		msgs := []any{tripwiretest.Op{Label: "r1", Hang: true}, tripwiretest.Op{Label: "r2", Hang: true}, tripwiretest.Op{Label: "r3", Hang: true}}
 		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "old", Msgs: msgs})
 		for _, ch := range calls {
 			testkit.StillPending(t, ch, "a hung call")
@@ -35,7 +35,7 @@ func TestUnregisterAnswersEveryCallInFlightOnce(t *testing.T) {
 
 		// When the key is unregistered
 		start := time.Now()
-		if err := e.Reg.Unregister("old"); err != nil {
+		if err := e.Reg.Unregister(context.Background(), "old"); err != nil {
 			t.Fatalf("Unregister: %v", err)
 		}
 
@@ -56,13 +56,13 @@ func TestUnregisterAnswersEveryCallInFlightOnce(t *testing.T) {
 			t.Errorf("Request refused: %v", <-a.Refused)
 		}
 		// and later calls get ErrUnknownKey
-		if _, err := e.Reg.Call(ctx, "old", chaos.Op{}); !errors.Is(err, tripwire.ErrUnknownKey) {
+		if _, err := e.Reg.Call(ctx, "old", tripwiretest.Op{}); !errors.Is(err, tripwire.ErrUnknownKey) {
 			t.Errorf("Call after Unregister: %v, want ErrUnknownKey", err)
 		}
-		if _, err := e.Reg.Snapshot("old"); !errors.Is(err, tripwire.ErrUnknownKey) {
+		if _, err := e.Reg.Snapshot(context.Background(), "old"); !errors.Is(err, tripwire.ErrUnknownKey) {
 			t.Errorf("Snapshot after Unregister: %v, want ErrUnknownKey", err)
 		}
-		if err := e.Reg.Unregister("old"); !errors.Is(err, tripwire.ErrUnknownKey) {
+		if err := e.Reg.Unregister(context.Background(), "old"); !errors.Is(err, tripwire.ErrUnknownKey) {
 			t.Errorf("second Unregister: %v, want ErrUnknownKey", err)
 		}
 		if slices.Contains(e.Reg.Keys(), "old") {
@@ -75,16 +75,16 @@ func TestShutdownAnswersEveryCallInFlightOnce(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given two keys, each with 3 calls hung in its target, and 2 actor requests hung on one
-		var s chaos.Script
+		var s tripwiretest.Script
 		var calls []<-chan testkit.Result
 		for _, key := range []string{"x", "y"} {
 			testkit.Register(t, e.Reg, key, s.Func(nil), tripwire.Settings{CallTimeout: 30 * time.Second})
 			for range 3 {
-				calls = append(calls, testkit.GoCall(ctx, e.Reg, key, chaos.Op{Hang: true}))
+				calls = append(calls, testkit.GoCall(ctx, e.Reg, key, tripwiretest.Op{Hang: true}))
 			}
 		}
 		pid, a := testkit.NewAsker(e)
-		msgs := []any{chaos.Op{Label: "r1", Hang: true}, chaos.Op{Label: "r2", Hang: true}}
+		msgs := []any{tripwiretest.Op{Label: "r1", Hang: true}, tripwiretest.Op{Label: "r2", Hang: true}}
 		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "x", Msgs: msgs})
 		for _, ch := range calls {
 			testkit.StillPending(t, ch, "a hung call")
@@ -118,13 +118,13 @@ func TestShutdownAnswersEveryCallInFlightOnce(t *testing.T) {
 			}
 		}
 		// and everything later gets ErrShutdown
-		if _, err := e.Reg.Call(ctx, "x", chaos.Op{}); !errors.Is(err, tripwire.ErrShutdown) {
+		if _, err := e.Reg.Call(ctx, "x", tripwiretest.Op{}); !errors.Is(err, tripwire.ErrShutdown) {
 			t.Errorf("Call after Shutdown: %v, want ErrShutdown", err)
 		}
-		if err := e.Reg.Register("z", s.Func(nil), tripwire.Settings{}); !errors.Is(err, tripwire.ErrShutdown) {
+		if err := e.Reg.Register(context.Background(), "z", s.Func(nil), tripwire.Settings{}); !errors.Is(err, tripwire.ErrShutdown) {
 			t.Errorf("Register after Shutdown: %v, want ErrShutdown", err)
 		}
-		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "x", Msgs: []any{chaos.Op{Label: "late"}}})
+		e.Sys.Root.Send(pid, &testkit.RequestAll{Key: "x", Msgs: []any{tripwiretest.Op{Label: "late"}}})
 		if err := errFrom(a.Refused); !errors.Is(err, tripwire.ErrShutdown) {
 			t.Errorf("Request after Shutdown: %v, want ErrShutdown", err)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwiregrpc"
 )
 
@@ -41,9 +42,9 @@ func TestUnaryClientInterceptorRefusesBadArguments(t *testing.T) {
 			"WithKey(nil)":            {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithKey(nil)}, tripwire.ErrInvalidOption},
 			"WithSettingsFor(nil)":    {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettingsFor(nil)}, tripwire.ErrInvalidOption},
 			"WithClassifier(nil)":     {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithClassifier(nil)}, tripwire.ErrInvalidOption},
-			"settings with Classify":  {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettings(tripwire.Settings{Classify: func(any, error) tripwire.Verdict { return tripwire.Success }})}, tripwire.ErrInvalidSettings},
+			"settings with Classify":  {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettings(tripwire.Settings{Classify: func(any, error) state.Verdict { return state.Success }})}, tripwire.ErrInvalidSettings},
 			"settings with IsFailure": {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettings(tripwire.Settings{IsFailure: func(any, error) bool { return true }})}, tripwire.ErrInvalidSettings},
-			"invalid settings":        {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettings(tripwire.Settings{Window: tripwire.Window{Size: 20, MinCalls: 50}})}, tripwire.ErrInvalidSettings},
+			"invalid settings":        {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettings(tripwire.Settings{Window: state.Window{Size: 20, MinCalls: 50}})}, tripwire.ErrInvalidSettings},
 			"a negative CallTimeout":  {e.Reg, []tripwiregrpc.Option{tripwiregrpc.WithSettings(tripwire.Settings{CallTimeout: -1})}, tripwire.ErrInvalidSettings},
 		} {
 			if i, err := tripwiregrpc.UnaryClientInterceptor(tc.reg, tc.opts...); i != nil || !errors.Is(err, tc.want) {
@@ -167,7 +168,7 @@ func TestSettingsErrorsFailTheCallAndAreAskedAgain(t *testing.T) {
 
 func TestAKeyOfTheProgramsOwnIsNotUsed(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		own := tripwire.FuncTarget(func(context.Context, any) (any, error) { return "mine", nil })
+		own := tripwire.Func(func(context.Context, any) (any, error) { return "mine", nil })
 		testkit.Register(t, e.Reg, fakeKey, own, tripwire.Settings{})
 		inv := okInvoker()
 		err := fakeInterceptor(t, e)(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.invoke)
@@ -182,7 +183,7 @@ func TestAKeyOfTheProgramsOwnIsNotUsed(t *testing.T) {
 // and the caller got a success with an empty reply.
 func TestAKeyOfTheProgramsOwnThatEchoesIsNotASuccess(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		echo := tripwire.FuncTarget(func(_ context.Context, m any) (any, error) { return m, nil })
+		echo := tripwire.Func(func(_ context.Context, m any) (any, error) { return m, nil })
 		testkit.Register(t, e.Reg, fakeKey, echo, tripwire.Settings{})
 		inv := okInvoker()
 		reply := wrapperspb.String("caller's")

@@ -7,12 +7,11 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/tripwire-go/tripwire/state"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/protobuf/proto"
-
-	"github.com/tripwire-go/tripwire"
 )
 
 // call is one unary call on its way through a key's breaker: the message of
@@ -28,10 +27,10 @@ type call struct {
 	cc       *grpc.ClientConn
 	invoker  grpc.UnaryInvoker
 	opts     []grpc.CallOption // the caller's, writing into the call
-	classify func(error) tripwire.Verdict
-	verdict  tripwire.Verdict // the worker's alone: set by run, read by verdictOf
-	err      error            // the invoker's, once run returned
-	ran      bool             // run called the invoker (set before run returns)
+	classify func(error) state.Verdict
+	verdict  state.Verdict // the worker's alone: set by run, read by verdictOf
+	err      error         // the invoker's, once run returned
+	ran      bool          // run called the invoker (set before run returns)
 
 	header, trailer metadata.MD
 	peer            peer.Peer
@@ -46,7 +45,7 @@ var errAbandoned = errors.New("tripwiregrpc: the caller was answered before the 
 
 // newCall prepares a call of method; it fails with ErrInvalidCall for a
 // reply it cannot make a fresh one of.
-func newCall(method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts []grpc.CallOption, classify func(error) tripwire.Verdict) (*call, error) {
+func newCall(method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts []grpc.CallOption, classify func(error) state.Verdict) (*call, error) {
 	fresh, err := freshReply(reply)
 	if err != nil {
 		return nil, err
@@ -106,7 +105,7 @@ func (c *call) run(ctx context.Context) (*call, error) {
 	gone := c.abandoned
 	c.mu.Unlock()
 	if gone {
-		c.verdict = tripwire.Ignore
+		c.verdict = state.Ignore
 		return c, errAbandoned
 	}
 	c.err = c.invoker(ctx, c.method, c.req, c.reply, c.cc, c.opts...)

@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tripwire-go/tripwire/state"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-
-	"github.com/tripwire-go/tripwire"
 )
 
 // DefaultClassify is how a call's answer counts unless WithClassifier says
@@ -24,20 +23,20 @@ var DefaultClassify = FailureCodes(codes.Unavailable, codes.DeadlineExceeded, co
 // context error in its chain, as status.FromContextError gives it:
 // context.DeadlineExceeded is DeadlineExceeded, context.Canceled is
 // Canceled, anything else Unknown.
-func FailureCodes(failures ...codes.Code) func(err error) tripwire.Verdict {
+func FailureCodes(failures ...codes.Code) func(err error) state.Verdict {
 	set := map[codes.Code]bool{}
 	for _, c := range failures {
 		set[c] = true
 	}
-	return func(err error) tripwire.Verdict {
+	return func(err error) state.Verdict {
 		code := codeOf(err)
 		switch {
 		case set[code]:
-			return tripwire.Failure
+			return state.Failure
 		case code == codes.Canceled:
-			return tripwire.Ignore
+			return state.Ignore
 		}
-		return tripwire.Success
+		return state.Success
 	}
 }
 
@@ -58,10 +57,10 @@ func codeOf(err error) codes.Code {
 }
 
 // judge runs a classifier, counting a panic in it as a failure.
-func judge(classify func(error) tripwire.Verdict, err error) (v tripwire.Verdict) {
+func judge(classify func(error) state.Verdict, err error) (v state.Verdict) {
 	defer func() {
 		if recover() != nil {
-			v = tripwire.Failure
+			v = state.Failure
 		}
 	}()
 	return classify(err)
@@ -70,22 +69,22 @@ func judge(classify func(error) tripwire.Verdict, err error) (v tripwire.Verdict
 // verdictOf is the Settings.Classify of every key this package makes: the
 // call was judged on the worker already, by the classifier of the
 // interceptor that sent it.
-func verdictOf(v any, err error) tripwire.Verdict {
+func verdictOf(v any, err error) state.Verdict {
 	if c, ok := v.(*call); ok {
 		return c.verdict
 	}
 	if err != nil {
-		return tripwire.Failure
+		return state.Failure
 	}
-	return tripwire.Success
+	return state.Success
 }
 
 // reported is the error the target reports to the registry for an answer
 // judged v, so that its metrics and spans count what the breaker counted:
 // none for a success (a NotFound included), the error otherwise. The
 // caller gets the server's own answer from the call.
-func reported(v tripwire.Verdict, err error) error {
-	if v == tripwire.Success {
+func reported(v state.Verdict, err error) error {
+	if v == state.Success {
 		return nil
 	}
 	return err

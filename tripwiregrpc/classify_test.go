@@ -16,6 +16,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwiregrpc"
 )
 
@@ -46,9 +47,9 @@ func TestFailureCodesChooseWhatFails(t *testing.T) {
 		for _, c := range []string{"NotFound", "Unavailable", "NotFound"} {
 			_ = callFor(t, intercept, c)
 		}
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Closed, 1)
 		_ = callFor(t, intercept, "NotFound")
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Open, 2)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Open, 2)
 	})
 }
 
@@ -58,18 +59,18 @@ func TestPlainContextErrorsCountAsTheirCodes(t *testing.T) {
 	// context's end; and status errors, whose code is the server's
 	for _, tc := range []struct {
 		err      error
-		want     tripwire.Verdict // DefaultClassify's
-		wantOnly tripwire.Verdict // FailureCodes(codes.Canceled)'s
+		want     state.Verdict // DefaultClassify's
+		wantOnly state.Verdict // FailureCodes(codes.Canceled)'s
 	}{
-		{context.DeadlineExceeded, tripwire.Failure, tripwire.Success},
-		{fmt.Errorf("retry: %w", context.DeadlineExceeded), tripwire.Failure, tripwire.Success},
-		{context.Canceled, tripwire.Ignore, tripwire.Failure},
-		{fmt.Errorf("retry: %w", context.Canceled), tripwire.Ignore, tripwire.Failure},
-		{status.Error(codes.NotFound, "no such thing"), tripwire.Success, tripwire.Success},
-		{fmt.Errorf("%w (%w)", status.Error(codes.NotFound, "no such thing"), context.Canceled), tripwire.Success, tripwire.Success},
-		{status.Error(codes.DeadlineExceeded, "too slow"), tripwire.Failure, tripwire.Success},
-		{errors.New("no status"), tripwire.Success, tripwire.Success},
-		{nil, tripwire.Success, tripwire.Success},
+		{context.DeadlineExceeded, state.Failure, state.Success},
+		{fmt.Errorf("retry: %w", context.DeadlineExceeded), state.Failure, state.Success},
+		{context.Canceled, state.Ignore, state.Failure},
+		{fmt.Errorf("retry: %w", context.Canceled), state.Ignore, state.Failure},
+		{status.Error(codes.NotFound, "no such thing"), state.Success, state.Success},
+		{fmt.Errorf("%w (%w)", status.Error(codes.NotFound, "no such thing"), context.Canceled), state.Success, state.Success},
+		{status.Error(codes.DeadlineExceeded, "too slow"), state.Failure, state.Success},
+		{errors.New("no status"), state.Success, state.Success},
+		{nil, state.Success, state.Success},
 	} {
 		// When they are classified, by default and by a classifier for
 		// which only Canceled fails
@@ -98,27 +99,27 @@ func TestAPlainDeadlineFromBelowCountsAFailureAndACancellationNeitherWay(t *test
 
 		// When it returns context.DeadlineExceeded, then context.Canceled
 		call(context.DeadlineExceeded)
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Closed, 1)
 		call(context.Canceled)
 
 		// Then the deadline counted as a failure, and the cancellation
 		// neither way: it did not reset the count, and the next deadline
 		// opens the circuit
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Closed, 1)
 		call(context.DeadlineExceeded)
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Open, 2)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Open, 2)
 	})
 }
 
 func TestAPanickingClassifierCountsAFailureAndTheCallerStillGetsTheReply(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		intercept := fakeInterceptor(t, e, tripwiregrpc.WithClassifier(func(error) tripwire.Verdict { panic("classifier bug") }))
+		intercept := fakeInterceptor(t, e, tripwiregrpc.WithClassifier(func(error) state.Verdict { panic("classifier bug") }))
 		out := new(wrapperspb.StringValue)
 		err := intercept(context.Background(), "/m", wrapperspb.String("hi"), out, nil, codeInvoker.invoke)
 		if err != nil || out.GetValue() != "echo: hi" {
 			t.Fatalf("call: %q, %v", out.GetValue(), err)
 		}
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Closed, 1)
 	})
 }
 

@@ -30,7 +30,7 @@ func Example() {
 	healthpb.RegisterHealthServer(server, health.NewServer())
 	go func() { _ = server.Serve(lis) }()
 
-	reg, err := tripwire.Start(nil)
+	reg, err := tripwire.Start()
 	if err != nil {
 		panic(err)
 	}
@@ -69,7 +69,7 @@ func Example() {
 // FailureCodes chooses the codes that count as failures; WithKey what
 // shares a breaker — here one per server, for all its methods.
 func ExampleFailureCodes() {
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(context.Background())
 
 	intercept, err := tripwiregrpc.UnaryClientInterceptor(reg,

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwiregrpc"
 )
 
@@ -86,7 +87,7 @@ func TestCircuitTimingInFakeTime(t *testing.T) {
 				t.Fatalf("call: %v; want the server's Unavailable", err)
 			}
 		}
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Open, 3)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Open, 3)
 		if _, err := say(); !errors.Is(err, tripwire.ErrOpen) || status.Code(err) != codes.Unavailable {
 			t.Fatalf("call to an open circuit: %v", err)
 		}
@@ -94,16 +95,16 @@ func TestCircuitTimingInFakeTime(t *testing.T) {
 			t.Fatalf("%d calls invoked; want 3", n)
 		}
 		advance(10*time.Second - time.Nanosecond)
-		wantState(t, e.Reg, fakeKey, tripwire.Open)
+		wantState(t, e.Reg, fakeKey, state.Open)
 		advance(time.Nanosecond)
-		wantState(t, e.Reg, fakeKey, tripwire.HalfOpen)
+		wantState(t, e.Reg, fakeKey, state.HalfOpen)
 
 		// Then the probe, once the server is back, closes it
 		up.Store(true)
 		if got, err := say(); err != nil || got != "echo: hi" {
 			t.Fatalf("probe: %q, %v", got, err)
 		}
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Closed, 0)
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // UnaryClientInterceptor returns an interceptor that sends each unary call
@@ -19,7 +20,7 @@ import (
 // call, an error that matches the Tripwire error with errors.Is and has
 // the status code a gRPC caller expects:
 //
-//   - tripwire.ErrOpen (an *tripwire.OpenError): Unavailable — the circuit
+//   - tripwire.ErrOpen (an *state.OpenError): Unavailable — the circuit
 //     is open;
 //   - tripwire.ErrOverloaded: ResourceExhausted;
 //   - tripwire.ErrTimeout, the call's deadline (the caller's, or the key's
@@ -54,7 +55,7 @@ func UnaryClientInterceptor(reg *tripwire.Registry, opts ...Option) (grpc.UnaryC
 type interceptor struct {
 	reg      *tripwire.Registry
 	key      KeyFunc
-	classify func(error) tripwire.Verdict
+	classify func(error) state.Verdict
 	factory  tripwire.Factory
 }
 

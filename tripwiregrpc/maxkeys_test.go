@@ -19,7 +19,7 @@ import (
 func TestAMethodPastMaxKeysIsRefusedUnsentAsResourceExhausted(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a registry full of a key of the program's own, never forgotten
-		testkit.Register(t, e.Reg, "own", tripwire.FuncTarget(func(context.Context, any) (any, error) { return nil, nil }), tripwire.Settings{})
+		testkit.Register(t, e.Reg, "own", tripwire.Func(func(context.Context, any) (any, error) { return nil, nil }), tripwire.Settings{})
 		inv := okInvoker()
 		intercept := fakeInterceptor(t, e)
 

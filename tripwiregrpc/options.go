@@ -9,6 +9,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/adapter"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // DefaultIdleTimeout is the Settings.IdleTimeout of a key whose settings
@@ -29,7 +30,7 @@ type Option interface {
 type config struct {
 	key      KeyFunc
 	settings func(key string) (tripwire.Settings, error)
-	classify func(error) tripwire.Verdict
+	classify func(error) state.Verdict
 }
 
 type optionFunc func(*config) error
@@ -79,11 +80,11 @@ func WithSettingsFor(f func(key string) (tripwire.Settings, error)) Option {
 }
 
 // WithClassifier makes f decide how each call's answer counts instead of
-// DefaultClassify: tripwire.Success, tripwire.Failure or tripwire.Ignore,
+// DefaultClassify: state.Success, state.Failure or state.Ignore,
 // from the invoker's error (nil for a success). FailureCodes makes one from
 // a list of codes. f runs on the registry's worker; a panic in it counts as
 // a failure.
-func WithClassifier(f func(err error) tripwire.Verdict) Option {
+func WithClassifier(f func(err error) state.Verdict) Option {
 	return optionFunc(func(c *config) error {
 		if f == nil {
 			return fmt.Errorf("%w: WithClassifier(nil)", tripwire.ErrInvalidOption)

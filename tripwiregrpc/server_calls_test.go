@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwiregrpc"
 )
 
@@ -37,9 +38,9 @@ func TestFailingServerOpensTheCircuitAndAProbeClosesIt(t *testing.T) {
 	}
 	// and the circuit is open: the next call is refused without reaching
 	// the server, with ErrOpen and the status code Unavailable
-	wantState(t, r.reg, key, tripwire.Open)
+	wantState(t, r.reg, key, state.Open)
 	_, err := r.say(context.Background(), "hi")
-	var oe *tripwire.OpenError
+	var oe *state.OpenError
 	if !errors.Is(err, tripwire.ErrOpen) || !errors.As(err, &oe) || oe.Key != key || status.Code(err) != codes.Unavailable {
 		t.Fatalf("call to an open circuit: %v (code %v); want an OpenError of %q, Unavailable", err, status.Code(err), key)
 	}
@@ -49,13 +50,13 @@ func TestFailingServerOpensTheCircuitAndAProbeClosesIt(t *testing.T) {
 
 	// When the server recovers and the circuit half-opens
 	e.code.Store(int32(codes.OK))
-	waitFor(t, "the circuit half-opens", func() bool { s, _ := r.reg.State(key); return s == tripwire.HalfOpen })
+	waitFor(t, "the circuit half-opens", func() bool { s, _ := r.reg.State(key); return s == state.HalfOpen })
 
 	// Then the probe succeeds and closes it
 	if got, err := r.say(context.Background(), "back"); err != nil || got != "echo: back" {
 		t.Fatalf("probe: %q, %v", got, err)
 	}
-	wantState(t, r.reg, key, tripwire.Closed)
+	wantState(t, r.reg, key, state.Closed)
 }
 
 func TestCodesCountAsDefaultClassifySays(t *testing.T) {
@@ -69,11 +70,11 @@ func TestCodesCountAsDefaultClassifySays(t *testing.T) {
 	}
 	r := newRig(t, addr, tripwiregrpc.WithKey(perCode), tripwiregrpc.WithSettings(tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour}))
 
-	for code, want := range map[codes.Code]tripwire.State{
-		codes.OK: tripwire.Closed, codes.NotFound: tripwire.Closed, codes.InvalidArgument: tripwire.Closed,
-		codes.Internal: tripwire.Closed, codes.Unknown: tripwire.Closed, codes.PermissionDenied: tripwire.Closed,
-		codes.Canceled: tripwire.Closed, codes.Unavailable: tripwire.Open, codes.DeadlineExceeded: tripwire.Open,
-		codes.ResourceExhausted: tripwire.Open,
+	for code, want := range map[codes.Code]state.State{
+		codes.OK: state.Closed, codes.NotFound: state.Closed, codes.InvalidArgument: state.Closed,
+		codes.Internal: state.Closed, codes.Unknown: state.Closed, codes.PermissionDenied: state.Closed,
+		codes.Canceled: state.Closed, codes.Unavailable: state.Open, codes.DeadlineExceeded: state.Open,
+		codes.ResourceExhausted: state.Open,
 	} {
 		// When the server answers with that code
 		n := strconv.Itoa(int(code))
@@ -124,7 +125,7 @@ func TestHungServerIsCancelledAtCallTimeout(t *testing.T) {
 		t.Fatal("the server's call never ended")
 	}
 	waitFor(t, "the timeout counts as a failure", func() bool { // see the HTTP test's twin
-		snap, err := r.reg.Snapshot(addr + methodSay)
+		snap, err := r.reg.Snapshot(context.Background(), addr+methodSay)
 		return err == nil && snap.Failures == 1
 	})
 }
@@ -145,7 +146,7 @@ func TestTheCallersDeadlineAndCancellationAreRespected(t *testing.T) {
 		t.Fatalf("call with a 100ms deadline: %v after %v", err, time.Since(start))
 	}
 	<-e.ended
-	_ = r.reg.Reset(addr + methodSay)
+	_ = r.reg.Reset(context.Background(), addr+methodSay)
 
 	// When a caller cancels its call in flight
 	ctx, cancel = context.WithCancel(context.Background())
@@ -159,7 +160,7 @@ func TestTheCallersDeadlineAndCancellationAreRespected(t *testing.T) {
 		t.Fatalf("cancelled call: %v (code %v)", err, status.Code(err))
 	}
 	<-e.ended
-	if snap, _ := r.reg.Snapshot(addr + methodSay); snap.State != tripwire.Closed || snap.Failures != 0 {
+	if snap, _ := r.reg.Snapshot(context.Background(), addr+methodSay); snap.State != state.Closed || snap.Failures != 0 {
 		t.Fatalf("Snapshot %+v; want closed, no failure", snap)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwiregrpc"
 )
 
@@ -161,7 +162,7 @@ func eventually(cond func() bool) bool {
 }
 
 // wantState checks key's circuit.
-func wantState(t *testing.T, reg *tripwire.Registry, key string, want tripwire.State) {
+func wantState(t *testing.T, reg *tripwire.Registry, key string, want state.State) {
 	t.Helper()
 	if s, err := reg.State(key); err != nil || s != want {
 		t.Fatalf("State(%q) = %v, %v; want %v", key, s, err, want)

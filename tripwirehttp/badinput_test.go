@@ -12,6 +12,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
 
@@ -38,7 +39,7 @@ var errNoTenant = errors.New("no tenant header")
 
 func TestNewRefusesBadArguments(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		classify := func(any, error) tripwire.Verdict { return tripwire.Success }
+		classify := func(any, error) state.Verdict { return state.Success }
 		for name, tc := range map[string]struct {
 			reg  *tripwire.Registry
 			opts []tripwirehttp.Option
@@ -51,7 +52,7 @@ func TestNewRefusesBadArguments(t *testing.T) {
 			"WithClassifier(nil)":     {e.Reg, []tripwirehttp.Option{tripwirehttp.WithClassifier(nil)}, tripwire.ErrInvalidOption},
 			"settings with Classify":  {e.Reg, []tripwirehttp.Option{tripwirehttp.WithSettings(tripwire.Settings{Classify: classify})}, tripwire.ErrInvalidSettings},
 			"settings with IsFailure": {e.Reg, []tripwirehttp.Option{tripwirehttp.WithSettings(tripwire.Settings{IsFailure: func(any, error) bool { return true }})}, tripwire.ErrInvalidSettings},
-			"invalid settings":        {e.Reg, []tripwirehttp.Option{tripwirehttp.WithSettings(tripwire.Settings{Window: tripwire.Window{Size: 20, MinCalls: 50}})}, tripwire.ErrInvalidSettings},
+			"invalid settings":        {e.Reg, []tripwirehttp.Option{tripwirehttp.WithSettings(tripwire.Settings{Window: state.Window{Size: 20, MinCalls: 50}})}, tripwire.ErrInvalidSettings},
 			"a negative CallTimeout":  {e.Reg, []tripwirehttp.Option{tripwirehttp.WithSettings(tripwire.Settings{CallTimeout: -1})}, tripwire.ErrInvalidSettings},
 		} {
 			if tr, err := tripwirehttp.New(tc.reg, nil, tc.opts...); tr != nil || !errors.Is(err, tc.want) {
@@ -132,7 +133,7 @@ func TestKeyFuncErrorsAreErrKey(t *testing.T) {
 			"panic":       {func(*http.Request) (string, error) { panic("boom") }, []error{tripwirehttp.ErrKey}},
 			"empty key":   {func(*http.Request) (string, error) { return "", nil }, []error{tripwirehttp.ErrKey, tripwire.ErrInvalidKey}},
 			"invalid key": {func(*http.Request) (string, error) { return "a\x00b", nil }, []error{tripwirehttp.ErrKey, tripwire.ErrInvalidKey}},
-			"long key":    {func(*http.Request) (string, error) { return strings.Repeat("k", tripwire.MaxKeyLen+1), nil }, []error{tripwirehttp.ErrKey, tripwire.ErrInvalidKey}},
+			"long key":    {func(*http.Request) (string, error) { return strings.Repeat("k", 256+1), nil }, []error{tripwirehttp.ErrKey, tripwire.ErrInvalidKey}},
 		} {
 			tr := fakeRig(t, e, next, tripwirehttp.WithKey(tc.key))
 			req, b := postWithBody(t)
@@ -190,7 +191,7 @@ func TestSettingsErrorsFailTheRequestAndAreAskedAgain(t *testing.T) {
 func TestAKeyOfTheProgramsOwnIsNotUsed(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a key the program registered for a target of its own
-		own := tripwire.FuncTarget(func(context.Context, any) (any, error) { return "mine", nil })
+		own := tripwire.Func(func(context.Context, any) (any, error) { return "mine", nil })
 		testkit.Register(t, e.Reg, fakeKey, own, tripwire.Settings{})
 		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
 		tr := fakeRig(t, e, next)
@@ -241,7 +242,7 @@ func TestAKeyOfTheProgramsOwnThatEchoesItsMessageIsNotUsed(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a key the program registered for a target of its own that
 		// answers with the message it was given (a pass-through)
-		echo := tripwire.FuncTarget(func(_ context.Context, m any) (any, error) { return m, nil })
+		echo := tripwire.Func(func(_ context.Context, m any) (any, error) { return m, nil })
 		testkit.Register(t, e.Reg, fakeKey, echo, tripwire.Settings{})
 		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
 		tr := fakeRig(t, e, next)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
 
@@ -49,7 +50,7 @@ func TestALargeBodyIsReadableAfterTheCallTimeout(t *testing.T) {
 	if took := time.Since(start); took < 150*time.Millisecond {
 		t.Fatalf("the body took %v; the test meant it to outlast the CallTimeout", took)
 	}
-	wantState(t, r.reg, key(t, h.URL), tripwire.Closed)
+	wantState(t, r.reg, key(t, h.URL), state.Closed)
 }
 
 func TestTheBodyReadEndsWithTheRequestContext(t *testing.T) {
@@ -114,7 +115,7 @@ func TestConnectionsAreReusedForFailedAndSuccessfulResponses(t *testing.T) {
 		}
 		// each 503 counted as a failure, each 200 reset the count
 		want := 1 - i%2
-		if snap, err := r.reg.Snapshot(key(t, h.URL)); err != nil || snap.Failures != want {
+		if snap, err := r.reg.Snapshot(context.Background(), key(t, h.URL)); err != nil || snap.Failures != want {
 			t.Fatalf("after request %d (%s): %+v, %v; want %d failures", i, resp.Status, snap, err, want)
 		}
 	}

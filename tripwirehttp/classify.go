@@ -5,7 +5,7 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // DefaultClassify is how a round trip counts unless WithClassifier says
@@ -13,24 +13,24 @@ import (
 // the caller's own cancellation, which counts neither way — a response with
 // a 5xx status or 429 Too Many Requests is a failure, and any other
 // response is a success.
-func DefaultClassify(resp *http.Response, err error) tripwire.Verdict {
+func DefaultClassify(resp *http.Response, err error) state.Verdict {
 	switch {
 	case errors.Is(err, context.Canceled):
-		return tripwire.Ignore
+		return state.Ignore
 	case err != nil, resp == nil:
-		return tripwire.Failure
+		return state.Failure
 	case resp.StatusCode >= 500, resp.StatusCode == http.StatusTooManyRequests:
-		return tripwire.Failure
+		return state.Failure
 	}
-	return tripwire.Success
+	return state.Success
 }
 
 // judge runs a classifier, counting a panic in it as a failure: the
 // response must still reach its caller, or be discarded.
-func judge(classify func(*http.Response, error) tripwire.Verdict, resp *http.Response, err error) (v tripwire.Verdict) {
+func judge(classify func(*http.Response, error) state.Verdict, resp *http.Response, err error) (v state.Verdict) {
 	defer func() {
 		if recover() != nil {
-			v = tripwire.Failure
+			v = state.Failure
 		}
 	}()
 	return classify(resp, err)
@@ -39,12 +39,12 @@ func judge(classify func(*http.Response, error) tripwire.Verdict, resp *http.Res
 // verdictOf is the Settings.Classify of every key this package makes: the
 // round trip was judged on the worker already, by the classifier of the
 // Transport that sent it.
-func verdictOf(v any, err error) tripwire.Verdict {
+func verdictOf(v any, err error) state.Verdict {
 	if x, ok := v.(*exchange); ok {
 		return x.verdict
 	}
 	if err != nil {
-		return tripwire.Failure
+		return state.Failure
 	}
-	return tripwire.Success
+	return state.Success
 }

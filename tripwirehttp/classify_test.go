@@ -15,6 +15,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
 
@@ -49,14 +50,14 @@ func TestWithClassifierDecidesHowResponsesCount(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a classifier for which a 404 is a failure and a 503 counts
 		// neither way
-		classify := func(resp *http.Response, err error) tripwire.Verdict {
+		classify := func(resp *http.Response, err error) state.Verdict {
 			switch {
 			case err != nil || resp.StatusCode == http.StatusNotFound:
-				return tripwire.Failure
+				return state.Failure
 			case resp.StatusCode == http.StatusServiceUnavailable:
-				return tripwire.Ignore
+				return state.Ignore
 			}
-			return tripwire.Success
+			return state.Success
 		}
 		tr := fakeRig(t, e, statusNext, tripwirehttp.WithClassifier(classify),
 			tripwirehttp.WithSettings(tripwire.Settings{Threshold: 2}))
@@ -67,20 +68,20 @@ func TestWithClassifierDecidesHowResponsesCount(t *testing.T) {
 		}
 
 		// Then the 503s did not reset the count: the second 404 opened it
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Open, 2)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Open, 2)
 	})
 }
 
 func TestAPanickingClassifierCountsAFailureAndTheCallerStillGetsTheResponse(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		classify := func(*http.Response, error) tripwire.Verdict { panic("classifier bug") }
+		classify := func(*http.Response, error) state.Verdict { panic("classifier bug") }
 		tr := fakeRig(t, e, statusNext, tripwirehttp.WithClassifier(classify))
 		resp := sendStatus(t, tr, "200")
 		if b, err := io.ReadAll(resp.Body); err != nil || string(b) != "OK" {
 			t.Fatalf("body %q, %v; want OK", b, err)
 		}
 		_ = resp.Body.Close()
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Closed, 1)
 	})
 }
 

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
 
 // A Transport gives each host a breaker of its own: after two failures the
 // host's circuit opens, and requests to it fail at once without being sent.
 func Example() {
-	reg, err := tripwire.Start(nil)
+	reg, err := tripwire.Start()
 	if err != nil {
 		panic(err)
 	}
@@ -55,7 +56,7 @@ func Example() {
 // WithKey chooses what shares a breaker: here one per tenant of a
 // multi-tenant API, named by a header.
 func ExampleWithKey() {
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(context.Background())
 
 	perTenant := func(req *http.Request) (string, error) {
@@ -77,7 +78,7 @@ func ExampleWithKey() {
 // WithSettingsFor gives each host its own settings when its breaker is
 // made; WithClassifier decides what a failure is.
 func ExampleWithSettingsFor() {
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(context.Background())
 
 	perHost := func(key string) (tripwire.Settings, error) {
@@ -86,11 +87,11 @@ func ExampleWithSettingsFor() {
 		}
 		return tripwire.Settings{Threshold: 3, CallTimeout: 2 * time.Second}, nil
 	}
-	only5xx := func(resp *http.Response, err error) tripwire.Verdict {
+	only5xx := func(resp *http.Response, err error) state.Verdict {
 		if err != nil || resp.StatusCode >= 500 {
-			return tripwire.Failure
+			return state.Failure
 		}
-		return tripwire.Success // a 429 is the caller's to slow down, not the host failing
+		return state.Success // a 429 is the caller's to slow down, not the host failing
 	}
 	transport, err := tripwirehttp.New(reg, nil,
 		tripwirehttp.WithSettingsFor(perHost), tripwirehttp.WithClassifier(only5xx))

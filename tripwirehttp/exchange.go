@@ -7,9 +7,8 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/tripwire-go/tripwire/state"
 	"go.opentelemetry.io/otel/trace"
-
-	"github.com/tripwire-go/tripwire"
 )
 
 // exchange is one request on its way through a key's breaker: the message
@@ -21,8 +20,8 @@ import (
 type exchange struct {
 	req      *http.Request
 	next     http.RoundTripper
-	classify func(*http.Response, error) tripwire.Verdict
-	verdict  tripwire.Verdict // the worker's alone: set by run, read by verdictOf
+	classify func(*http.Response, error) state.Verdict
+	verdict  state.Verdict // the worker's alone: set by run, read by verdictOf
 
 	mu        sync.Mutex
 	started   bool // the round trip began: next closes the request body
@@ -55,7 +54,7 @@ func (e failedStatus) Error() string { return "tripwirehttp: failure status " + 
 func (x *exchange) run(callCtx context.Context) (*exchange, error) {
 	out, ok := x.start(callCtx)
 	if !ok {
-		x.verdict = tripwire.Ignore
+		x.verdict = state.Ignore
 		return x, errAbandoned
 	}
 	resp, err := x.roundTrip(out)
@@ -71,7 +70,7 @@ func (x *exchange) run(callCtx context.Context) (*exchange, error) {
 	x.verdict = judge(x.classify, resp, err)
 	if !x.finish(resp, err) {
 		discard(resp, x.ctx, x.cancel)
-		x.verdict = tripwire.Ignore
+		x.verdict = state.Ignore
 		return x, errAbandoned
 	}
 	return x, reported(x.verdict, resp, err)
@@ -83,11 +82,11 @@ func (x *exchange) run(callCtx context.Context) (*exchange, error) {
 // included), the error or the failed status for a failure, the error for a
 // call that counts neither way. The caller gets the round trip's own
 // result from the exchange.
-func reported(v tripwire.Verdict, resp *http.Response, err error) error {
+func reported(v state.Verdict, resp *http.Response, err error) error {
 	switch {
-	case v == tripwire.Success:
+	case v == state.Success:
 		return nil
-	case v == tripwire.Failure && err == nil:
+	case v == state.Failure && err == nil:
 		return failedStatus{resp.Status}
 	}
 	return err

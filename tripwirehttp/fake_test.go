@@ -14,6 +14,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
 
@@ -134,10 +135,10 @@ func TestCircuitTimingInFakeTime(t *testing.T) {
 		}
 
 		// Then the circuit is open for exactly 10s, and sends nothing
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Open, 3)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Open, 3)
 		opened := time.Now()
 		_, err := send(t, tr, context.Background())
-		var oe *tripwire.OpenError
+		var oe *state.OpenError
 		if !errors.As(err, &oe) || oe.RetryAfter != 10*time.Second || !oe.RetryAt.Equal(opened.Add(10*time.Second)) {
 			t.Fatalf("RoundTrip to an open circuit: %v; want an OpenError retrying at +10s", err)
 		}
@@ -145,9 +146,9 @@ func TestCircuitTimingInFakeTime(t *testing.T) {
 			t.Fatalf("%d round trips; want 3", n)
 		}
 		advance(10*time.Second - time.Nanosecond)
-		wantState(t, e.Reg, fakeKey, tripwire.Open)
+		wantState(t, e.Reg, fakeKey, state.Open)
 		advance(time.Nanosecond)
-		wantState(t, e.Reg, fakeKey, tripwire.HalfOpen)
+		wantState(t, e.Reg, fakeKey, state.HalfOpen)
 
 		// When the host is back, the probe closes it
 		up.Store(true)
@@ -156,7 +157,7 @@ func TestCircuitTimingInFakeTime(t *testing.T) {
 			t.Fatalf("probe: %v, %v", resp, err)
 		}
 		_ = resp.Body.Close()
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Closed, 0)
 	})
 }
 
@@ -188,7 +189,7 @@ func TestAHungRoundTripIsCancelledAtItsDeadline(t *testing.T) {
 		if got.at != 2*time.Second || !errors.Is(got.cause, tripwire.ErrTimeout) {
 			t.Fatalf("the round trip's context ended at +%v with %v; want +2s, ErrTimeout", got.at, got.cause)
 		}
-		testkit.WantCircuit(t, e.Reg, fakeKey, tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, fakeKey, state.Closed, 1)
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
 
@@ -35,9 +36,9 @@ func TestFailingHostOpensTheCircuitAndAProbeClosesIt(t *testing.T) {
 	}
 	// and the circuit is open: the next request gets ErrOpen without
 	// reaching the host
-	wantState(t, r.reg, k, tripwire.Open)
+	wantState(t, r.reg, k, state.Open)
 	resp, err := r.get(t, context.Background(), h.URL)
-	var oe *tripwire.OpenError
+	var oe *state.OpenError
 	if resp != nil || !errors.Is(err, tripwire.ErrOpen) || !errors.As(err, &oe) || oe.Key != k {
 		t.Fatalf("request to an open circuit: %v, %v; want an OpenError of %q", resp, err, k)
 	}
@@ -47,7 +48,7 @@ func TestFailingHostOpensTheCircuitAndAProbeClosesIt(t *testing.T) {
 
 	// When the host recovers and the circuit half-opens
 	h.status(http.StatusOK)
-	waitFor(t, "the circuit half-opens", func() bool { s, _ := r.reg.State(k); return s == tripwire.HalfOpen })
+	waitFor(t, "the circuit half-opens", func() bool { s, _ := r.reg.State(k); return s == state.HalfOpen })
 
 	// Then the probe succeeds and closes it
 	resp, err = r.get(t, context.Background(), h.URL)
@@ -55,7 +56,7 @@ func TestFailingHostOpensTheCircuitAndAProbeClosesIt(t *testing.T) {
 		t.Fatalf("probe: %v, %v; want 200", resp, err)
 	}
 	read(t, resp)
-	wantState(t, r.reg, k, tripwire.Closed)
+	wantState(t, r.reg, k, state.Closed)
 }
 
 func TestStatusesCountAsDefaultClassifySays(t *testing.T) {
@@ -75,10 +76,10 @@ func TestStatusesCountAsDefaultClassifySays(t *testing.T) {
 	}
 	r := newRig(t, tripwirehttp.WithKey(perPath), tripwirehttp.WithSettings(tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour}))
 
-	for code, want := range map[int]tripwire.State{
-		200: tripwire.Closed, 204: tripwire.Closed, 302: tripwire.Closed, 400: tripwire.Closed,
-		404: tripwire.Closed, 428: tripwire.Closed, 429: tripwire.Open, 500: tripwire.Open,
-		501: tripwire.Open, 503: tripwire.Open, 504: tripwire.Open, 599: tripwire.Open,
+	for code, want := range map[int]state.State{
+		200: state.Closed, 204: state.Closed, 302: state.Closed, 400: state.Closed,
+		404: state.Closed, 428: state.Closed, 429: state.Open, 500: state.Open,
+		501: state.Open, 503: state.Open, 504: state.Open, 599: state.Open,
 	} {
 		// When a request gets that status
 		url := h.URL + "/" + strconv.Itoa(code)
@@ -124,7 +125,7 @@ func TestHungHostIsCancelledAtCallTimeout(t *testing.T) {
 	// by its own backstop, ReplyGrace after the deadline, before a busy
 	// breaker's deadline timer counted it)
 	waitFor(t, "the timeout counts as a failure", func() bool {
-		snap, err := r.reg.Snapshot(key(t, h.URL))
+		snap, err := r.reg.Snapshot(context.Background(), key(t, h.URL))
 		return err == nil && snap.Failures == 1
 	})
 
@@ -187,8 +188,8 @@ func TestCancelledRequestCountsNeitherWay(t *testing.T) {
 	case <-time.After(patience):
 		t.Fatal("the host's request was never cancelled")
 	}
-	snap, err := r.reg.Snapshot(key(t, h.URL))
-	if err != nil || snap.State != tripwire.Closed || snap.Failures != 0 {
+	snap, err := r.reg.Snapshot(context.Background(), key(t, h.URL))
+	if err != nil || snap.State != state.Closed || snap.Failures != 0 {
 		t.Fatalf("Snapshot: %+v, %v; want closed, no failure", snap, err)
 	}
 }
@@ -208,7 +209,7 @@ func TestResetConnectionsAreFailures(t *testing.T) {
 		}
 	}
 	// and the circuit opens
-	wantState(t, r.reg, key(t, h.URL), tripwire.Open)
+	wantState(t, r.reg, key(t, h.URL), state.Open)
 	before := h.requests.Load()
 	if _, err := r.get(t, context.Background(), h.URL); !errors.Is(err, tripwire.ErrOpen) {
 		t.Fatalf("request to an open circuit: %v; want ErrOpen", err)

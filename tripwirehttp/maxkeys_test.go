@@ -16,7 +16,7 @@ import (
 func TestAHostPastMaxKeysIsRefusedUnsent(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a registry full of a key of the program's own, never forgotten
-		testkit.Register(t, e.Reg, "own", tripwire.FuncTarget(func(context.Context, any) (any, error) { return nil, nil }), tripwire.Settings{})
+		testkit.Register(t, e.Reg, "own", tripwire.Func(func(context.Context, any) (any, error) { return nil, nil }), tripwire.Settings{})
 		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
 		tr := fakeRig(t, e, next)
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/adapter"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // DefaultIdleTimeout is the Settings.IdleTimeout of a key whose settings
@@ -24,7 +25,7 @@ type Option interface {
 type config struct {
 	key      func(*http.Request) (string, error)
 	settings func(key string) (tripwire.Settings, error)
-	classify func(*http.Response, error) tripwire.Verdict
+	classify func(*http.Response, error) state.Verdict
 }
 
 type optionFunc func(*config) error
@@ -75,12 +76,12 @@ func WithSettingsFor(f func(key string) (tripwire.Settings, error)) Option {
 }
 
 // WithClassifier makes f decide how each round trip counts instead of
-// DefaultClassify: tripwire.Success, tripwire.Failure or tripwire.Ignore.
+// DefaultClassify: state.Success, state.Failure or state.Ignore.
 // f runs on the registry's worker once the round trip returned — off the
 // caller's goroutine and off the breaker's — with the response (nil with an
 // error). It must not read or close the body, which is its caller's; a
 // panic in it counts as a failure.
-func WithClassifier(f func(*http.Response, error) tripwire.Verdict) Option {
+func WithClassifier(f func(*http.Response, error) state.Verdict) Option {
 	return optionFunc(func(c *config) error {
 		if f == nil {
 			return fmt.Errorf("%w: WithClassifier(nil)", tripwire.ErrInvalidOption)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
 
@@ -163,7 +164,7 @@ func eventually(cond func() bool) bool {
 }
 
 // wantState checks key's circuit.
-func wantState(t *testing.T, reg *tripwire.Registry, key string, want tripwire.State) {
+func wantState(t *testing.T, reg *tripwire.Registry, key string, want state.State) {
 	t.Helper()
 	if s, err := reg.State(key); err != nil || s != want {
 		t.Fatalf("State(%q) = %v, %v; want %v", key, s, err, want)

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/http/httpguts"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Transport is an http.RoundTripper that sends each request through the
@@ -18,7 +19,7 @@ type Transport struct {
 	reg      *tripwire.Registry
 	next     http.RoundTripper
 	key      func(*http.Request) (string, error)
-	classify func(*http.Response, error) tripwire.Verdict
+	classify func(*http.Response, error) state.Verdict
 	factory  tripwire.Factory
 }
 
@@ -52,7 +53,7 @@ func New(reg *tripwire.Registry, next http.RoundTripper, opts ...Option) (*Trans
 // RoundTrip sends req through its key's breaker, making the breaker on the
 // key's first request. It returns what next returned — a response whatever
 // its status, or next's error — or, without sending req: an
-// *tripwire.OpenError (errors.Is tripwire.ErrOpen) while the circuit is
+// *state.OpenError (errors.Is tripwire.ErrOpen) while the circuit is
 // open, tripwire.ErrOverloaded, ErrKey, ErrInvalidRequest, the settings'
 // or the registry's error. A round trip not answered by the key's
 // CallTimeout (or the request's deadline, if earlier) is cancelled and

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	remotenode "github.com/tripwire-go/tripwire/internal/node"
+	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 
 	"go.uber.org/zap"
 
@@ -78,7 +81,7 @@ func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer, s
 // runDemo runs the demo o until its duration ends or ctx does, showing it
 // on view, and returns the exit code.
 func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logger, stderr io.Writer) int {
-	sys := tripwire.NewActorSystem(logger)
+	sys := system.New(logger)
 	defer sys.Shutdown()
 	if o.cfg.Pattern == demo.Remote {
 		// The remote is not shut down: the process ends with the demo, and
@@ -90,7 +93,7 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 			return 2
 		}
 	}
-	reg, err := tripwire.Start(sys, tripwire.WithLogger(logger))
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithLogger(logger))
 	if err != nil {
 		printError(stderr, "demo", err)
 		return 1
@@ -106,7 +109,7 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 		return 2
 	}
 	view.start(describeDemo(o))
-	reg.Subscribe(func(t tripwire.Transition) { view.event(transitionEvent(drv.Start(), t)) })
+	reg.Subscribe(func(t state.Transition) { view.event(transitionEvent(drv.Start(), t)) })
 
 	run, cancel := context.WithDeadline(ctx, drv.Start().Add(o.duration))
 	defer cancel()
@@ -157,11 +160,11 @@ func crashFirst(drv *demo.Driver, reg *tripwire.Registry, view demoView) {
 	key := drv.Keys()[0]
 	say := func(detail string) { view.event(demoEvent{at: time.Since(drv.Start()), key: key, detail: detail}) }
 	say("fault injection: the breaker panics")
-	if err := reg.Crash(key); err != nil {
+	if err := tripwiretest.Crash(context.Background(), reg, key); err != nil {
 		say("crash failed: " + err.Error())
 		return
 	}
-	if snap, err := reg.Snapshot(key); err == nil {
+	if snap, err := reg.Snapshot(context.Background(), key); err == nil {
 		say(fmt.Sprintf("restarted by its supervisor: %s, %d failures, restart #%d", snap.State, snap.Failures, snap.Restarts))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	remotenode "github.com/tripwire-go/tripwire/internal/node"
+	"github.com/tripwire-go/tripwire/state"
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
@@ -63,7 +64,7 @@ func describeSettings(s tripwire.Settings) string {
 	if w := s.Window; w.Size > 0 || w.Period > 0 {
 		rate := w.FailureRate
 		if rate == 0 {
-			rate = tripwire.DefaultFailureRate
+			rate = state.DefaultFailureRate
 		}
 		over := fmt.Sprintf("the last %d calls", w.Size)
 		if w.Period > 0 {
@@ -71,9 +72,9 @@ func describeSettings(s tripwire.Settings) string {
 		}
 		parts = append(parts, fmt.Sprintf("failure rate %g%% over %s", rate*100, over))
 	} else {
-		parts = append(parts, fmt.Sprintf("threshold %d", or(s.Threshold, tripwire.DefaultThreshold)))
+		parts = append(parts, fmt.Sprintf("threshold %d", or(s.Threshold, state.DefaultThreshold)))
 	}
-	open := "open " + or(s.OpenTimeout, tripwire.DefaultOpenTimeout).String()
+	open := "open " + or(s.OpenTimeout, state.DefaultOpenTimeout).String()
 	var backoff []string
 	if b := s.Backoff; b.Multiplier > 1 {
 		backoff = append(backoff, fmt.Sprintf("×%g per re-open", b.Multiplier))
@@ -104,7 +105,7 @@ func describeSettings(s tripwire.Settings) string {
 }
 
 func callTimeout(s tripwire.Settings) time.Duration {
-	return or(s.CallTimeout, tripwire.DefaultCallTimeout)
+	return or(s.CallTimeout, state.DefaultCallTimeout)
 }
 
 // or is v, or def if v is zero.

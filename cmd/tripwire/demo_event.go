@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // demoEvent is one thing that happened during the demo, worth a line of its
@@ -13,25 +13,25 @@ import (
 type demoEvent struct {
 	at         time.Duration // since the demo's clock started
 	key        string
-	transition bool           // from and to are set
-	from, to   tripwire.State // the transition's states
-	detail     string         // why, or what the demo did
+	transition bool        // from and to are set
+	from, to   state.State // the transition's states
+	detail     string      // why, or what the demo did
 }
 
 // transitionEvent is t as an event, its time taken from start.
-func transitionEvent(start time.Time, t tripwire.Transition) demoEvent {
+func transitionEvent(start time.Time, t state.Transition) demoEvent {
 	detail := t.Reason
 	switch {
-	case t.To == tripwire.Open && t.Reason != tripwire.ReasonTargetDown && t.Failures > 0:
+	case t.To == state.Open && t.Reason != state.ReasonTargetDown && t.Failures > 0:
 		detail += fmt.Sprintf(", %d failure%s", t.Failures, map[bool]string{true: "s"}[t.Failures != 1])
-	case t.To == tripwire.Closed && t.OpenFor > 0:
+	case t.To == state.Closed && t.OpenFor > 0:
 		detail += ", not closed for " + fmtDur(t.OpenFor)
 	}
 	return demoEvent{at: t.At.Sub(start), key: t.Key, transition: true, from: t.From, to: t.To, detail: detail}
 }
 
 // line is the event as text; paint colours its new state, if it has one.
-func (e demoEvent) line(paint func(tripwire.State, string) string) string {
+func (e demoEvent) line(paint func(state.State, string) string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %s  ", fmtAt(e.at), e.key)
 	if e.transition {
@@ -63,4 +63,4 @@ func fmtDur(d time.Duration) string {
 }
 
 // plain leaves a state's text as it is.
-func plain(_ tripwire.State, s string) string { return s }
+func plain(_ state.State, s string) string { return s }

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // liveFrame is what one frame of the live table shows.
@@ -23,7 +23,7 @@ const minLiveRows = 5
 // out); the legend; the last transitions. When lines run short the legend
 // goes first, then the transitions, then keys: a table that cannot show
 // every key shows the worst first and counts the rest by state in a line.
-func (f liveFrame) render(width, height int, paint func(tripwire.State, string) string) []string {
+func (f liveFrame) render(width, height int, paint func(state.State, string) string) []string {
 	if width < 1 || height < 1 {
 		return nil
 	}
@@ -108,7 +108,7 @@ func tableLines(k, n int) int {
 
 // table is the table's lines showing k keys: all in key order, or the k
 // worst and a line counting the rest by state (with no key, that line).
-func (f liveFrame) table(l tableLayout, k int, paint func(tripwire.State, string) string, width int) []string {
+func (f liveFrame) table(l tableLayout, k int, paint func(state.State, string) string, width int) []string {
 	if k == len(f.rows) {
 		return l.lines(f.rows, paint)
 	}
@@ -120,7 +120,7 @@ func (f liveFrame) table(l tableLayout, k int, paint func(tripwire.State, string
 }
 
 // eventLines are the last n events, or a line saying there is none yet.
-func (f liveFrame) eventLines(n int, paint func(tripwire.State, string) string, width int) []string {
+func (f liveFrame) eventLines(n int, paint func(state.State, string) string, width int) []string {
 	if len(f.events) == 0 {
 		return []string{"  (none yet)"}
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // ansiSequence matches the control sequences the live table writes.
@@ -31,9 +31,9 @@ func testRows(n int) []demo.Row {
 		r.Key = fmt.Sprintf("dep-%02d", i+1)
 		switch i % 7 {
 		case 3:
-			r.State = tripwire.Open
+			r.State = state.Open
 		case 4:
-			r.State = tripwire.HalfOpen
+			r.State = state.HalfOpen
 		}
 		r.Failures = i % 4
 		r.InFlight = i % 3
@@ -51,7 +51,7 @@ func testEvents() []demoEvent {
 	var events []demoEvent
 	for i := range 6 {
 		events = append(events, demoEvent{at: time.Duration(i) * time.Second, key: fmt.Sprintf("dep-%02d", i+1),
-			transition: true, from: tripwire.Closed, to: tripwire.Open, detail: "threshold, 3 failures"})
+			transition: true, from: state.Closed, to: state.Open, detail: "threshold, 3 failures"})
 	}
 	return events
 }
@@ -199,8 +199,8 @@ func checkWorstFirst(t *testing.T, rows []demo.Row, table shownTable) {
 	for _, r := range rest {
 		n[r.State]++
 	}
-	long := fmt.Sprintf("... and %d more keys: %d closed, %d open, %d half_open", len(rest), n[tripwire.Closed], n[tripwire.Open], n[tripwire.HalfOpen])
-	short := fmt.Sprintf("+%d: %d open, %d half_open, %d closed", len(rest), n[tripwire.Open], n[tripwire.HalfOpen], n[tripwire.Closed])
+	long := fmt.Sprintf("... and %d more keys: %d closed, %d open, %d half_open", len(rest), n[state.Closed], n[state.Open], n[state.HalfOpen])
+	short := fmt.Sprintf("+%d: %d open, %d half_open, %d closed", len(rest), n[state.Open], n[state.HalfOpen], n[state.Closed])
 	if len(table.after) == 0 || !(table.after[0] == long || table.after[0] == short || isCutFrom(table.after[0], short)) {
 		t.Errorf("under the table %q, want %q or shorter", table.after, long)
 	}

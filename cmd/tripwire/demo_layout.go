@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // dropOrder names the columns a table too wide for its terminal leaves
@@ -71,7 +71,7 @@ func fitColumns(rows []demo.Row, cols []column, width int) tableLayout {
 
 // lines lays rows out under the layout's titles, one line each, the state
 // painted; no line is wider than the widths it was fitted to.
-func (l tableLayout) lines(rows []demo.Row, paint func(tripwire.State, string) string) []string {
+func (l tableLayout) lines(rows []demo.Row, paint func(state.State, string) string) []string {
 	if len(l.cols) == 0 {
 		return nil
 	}
@@ -105,7 +105,7 @@ func (l tableLayout) hiddenNote(width int) string {
 }
 
 // renderTable lays rows out under every column of cols, at any width.
-func renderTable(rows []demo.Row, cols []column, paint func(tripwire.State, string) string) []string {
+func renderTable(rows []demo.Row, cols []column, paint func(state.State, string) string) []string {
 	return fitColumns(rows, cols, 0).lines(rows, paint)
 }
 

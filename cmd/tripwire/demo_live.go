@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // ANSI sequences of the live table.
@@ -23,12 +23,12 @@ const (
 	ansiReset     = "\x1b[0m"
 )
 
-var stateColours = map[tripwire.State]string{
-	tripwire.Closed: "\x1b[32m", tripwire.Open: "\x1b[31m", tripwire.HalfOpen: "\x1b[33m",
+var stateColours = map[state.State]string{
+	state.Closed: "\x1b[32m", state.Open: "\x1b[31m", state.HalfOpen: "\x1b[33m",
 }
 
 // paint colours s as state st: closed green, open red, half-open yellow.
-func paint(st tripwire.State, s string) string {
+func paint(st state.State, s string) string {
 	if c, ok := stateColours[st]; ok {
 		return c + s + ansiReset
 	}

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // column is one column of the per-key table.
@@ -84,11 +84,11 @@ func tally(rows []demo.Row) string {
 func countStates(rows []demo.Row) (open, half, closed int) {
 	for _, r := range rows {
 		switch r.State {
-		case tripwire.Open:
+		case state.Open:
 			open++
-		case tripwire.HalfOpen:
+		case state.HalfOpen:
 			half++
-		case tripwire.Closed:
+		case state.Closed:
 			closed++
 		}
 	}

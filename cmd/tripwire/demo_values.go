@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // patternValue is the -pattern flag.
@@ -29,7 +29,7 @@ func (v patternValue) Set(s string) error {
 }
 
 // windowValue is the -window flag: a count of calls, or a period.
-type windowValue struct{ w *tripwire.Window }
+type windowValue struct{ w *state.Window }
 
 func (v windowValue) String() string {
 	switch {

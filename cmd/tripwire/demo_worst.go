@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // stateRank orders states worst first: open, then half-open, then closed.
-var stateRank = map[tripwire.State]int{tripwire.Open: 0, tripwire.HalfOpen: 1, tripwire.Closed: 2}
+var stateRank = map[state.State]int{state.Open: 0, state.HalfOpen: 1, state.Closed: 2}
 
 // worstFirst returns rows sorted worst first, for a table that cannot show
 // every key: open circuits, then half-open, then closed; within a state the
@@ -29,7 +29,7 @@ func worstFirst(rows []demo.Row) []demo.Row {
 }
 
 // rank is st's place in stateRank; a state it does not know goes last.
-func rank(st tripwire.State) int {
+func rank(st state.State) int {
 	if r, ok := stateRank[st]; ok {
 		return r
 	}

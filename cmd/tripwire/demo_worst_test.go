@@ -4,25 +4,25 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestWorstFirst(t *testing.T) {
 	// Given keys in every state, some failing more than others
-	row := func(key string, st tripwire.State, failures int, failed, rejected int64) demo.Row {
+	row := func(key string, st state.State, failures int, failed, rejected int64) demo.Row {
 		r := demo.Row{}
 		r.Key, r.State, r.Failures, r.Failed, r.Rejected = key, st, failures, failed, rejected
 		return r
 	}
 	rows := []demo.Row{
-		row("a-closed-quiet", tripwire.Closed, 0, 0, 0),
-		row("b-half", tripwire.HalfOpen, 0, 5, 0),
-		row("c-closed-failing", tripwire.Closed, 2, 0, 0),
-		row("d-open", tripwire.Open, 3, 10, 100),
-		row("e-closed-rejected", tripwire.Closed, 0, 0, 40),
-		row("f-open-worse", tripwire.Open, 4, 10, 100),
-		row("g-open-same", tripwire.Open, 3, 10, 100),
+		row("a-closed-quiet", state.Closed, 0, 0, 0),
+		row("b-half", state.HalfOpen, 0, 5, 0),
+		row("c-closed-failing", state.Closed, 2, 0, 0),
+		row("d-open", state.Open, 3, 10, 100),
+		row("e-closed-rejected", state.Closed, 0, 0, 40),
+		row("f-open-worse", state.Open, 4, 10, 100),
+		row("g-open-same", state.Open, 3, 10, 100),
 	}
 	// When they are ordered worst first
 	var got []string

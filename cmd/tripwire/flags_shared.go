@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // The flags demo and serve share: the load, the built-in dependency, and
@@ -67,7 +68,7 @@ func defineSettingsFlags(fs *flag.FlagSet, s *tripwire.Settings) {
 
 // windowFlagsAlone reports -failure-rate or -min-calls given without
 // -window, which they need.
-func windowFlagsAlone(fs *flag.FlagSet, w tripwire.Window) bool {
+func windowFlagsAlone(fs *flag.FlagSet, w state.Window) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "failure-rate" || f.Name == "min-calls" })
 	return set && w.Size == 0 && w.Period == 0

@@ -39,7 +39,7 @@ func nodeFlags(args []string, stdout, stderr io.Writer) (nodeConfig, error) {
 	fs.DurationVar(&c.latency, "latency", 2*time.Millisecond, "how long the dependency takes to answer")
 	fs.DurationVar(&c.report, "report", time.Second, "how often to print the number of requests served (0: never)")
 	fs.BoolVar(&c.shed, "shed", false, "drop, unanswered, each request whose caller's deadline has passed when the\n"+
-		"dependency gets to it (tripwire.ShedExpired), instead of serving it late")
+		"dependency gets to it (remoting.ShedExpired), instead of serving it late")
 	c.keepalive.define(fs)
 	if err := parseFlags(fs, args, "node", stdout, stderr, nodeHelp); err != nil {
 		return c, err

@@ -16,6 +16,7 @@ import (
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/dashboard"
 	demopkg "github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 func init() {
@@ -64,9 +65,9 @@ func runServe(ctx context.Context, o serveOptions, stdout io.Writer, ready func(
 	if err != nil {
 		return err
 	}
-	sys := tripwire.NewActorSystem(nil)
+	sys := system.New(nil)
 	defer sys.Shutdown()
-	reg, err := tripwire.Start(sys, tripwire.WithMeterProvider(metrics.Provider()))
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithMeterProvider(metrics.Provider()))
 	if err != nil {
 		return err
 	}

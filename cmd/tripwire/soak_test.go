@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/soak"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // shortSoak is a small run with every kind of caller, target and fault.
@@ -132,8 +132,8 @@ func soakHealthyReport(cfg soak.Config) soak.Report {
 	rep := soak.Report{Calls: 10, Elapsed: time.Second, Samples: 10, Restarts: 2, GoroutinesBefore: 3, GoroutinesAfter: 3}
 	rep.Answers[soak.OK], rep.Answers[soak.Open] = 6, 4
 	rep.PerKey = []soak.Counts{rep.Answers}
-	rep.Scripts = chaos.Counts{Calls: 6}
-	rep.Crash = chaos.CrashReport{Crashes: 2}
+	rep.Scripts = tripwiretest.Counts{Calls: 6}
+	rep.Crash = tripwiretest.CrashReport{Crashes: 2}
 	return rep
 }
 

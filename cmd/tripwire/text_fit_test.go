@@ -4,11 +4,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestCutKeepsColoursWhole(t *testing.T) {
-	red := paint(tripwire.Open, "open")
+	red := paint(state.Open, "open")
 	for _, c := range []struct {
 		s     string
 		width int

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Breakers is the factory of an adapter's keys: each gets target, the
 // settings settings gives it (checked by CheckSettings; IdleTimeout idle
 // unless set) and classify as its classifier. pkg names the adapter in
 // errors.
-func Breakers(pkg string, target tripwire.Target, classify func(any, error) tripwire.Verdict, idle time.Duration,
+func Breakers(pkg string, target tripwire.Target, classify func(any, error) state.Verdict, idle time.Duration,
 	settings func(string) (tripwire.Settings, error)) tripwire.Factory {
 	return func(_ context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
 		s, err := settings(key)

@@ -64,7 +64,7 @@ func (d *Driver) add(i int) error {
 	dep := &dependency{pattern: cfg.Pattern, win: win, latency: cfg.Latency,
 		slow: slowLatency(cfg.Settings), failRate: cfg.FailRate,
 		rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
-	target := tripwire.FuncTarget(dep.call)
+	target := tripwire.Func(dep.call)
 	switch cfg.Pattern {
 	case Remote:
 		target = tripwire.ActorTarget(remoteDependency(cfg.Remote))
@@ -74,7 +74,7 @@ func (d *Driver) add(i int) error {
 		}
 		target = tripwire.ActorTarget(d.sys.NewLocalPID(key))
 	}
-	if err := d.reg.Register(key, target, cfg.Settings); err != nil {
+	if err := d.reg.Register(context.Background(), key, target, cfg.Settings); err != nil {
 		if cfg.Pattern == Dies {
 			_ = d.sys.Root.StopFuture(d.sys.NewLocalPID(key)).Wait()
 		}
@@ -88,7 +88,7 @@ func (d *Driver) add(i int) error {
 // remove unregisters the keys added so far and stops their actors.
 func (d *Driver) remove() {
 	for _, key := range d.keys {
-		_ = d.reg.Unregister(key)
+		_ = d.reg.Unregister(context.Background(), key)
 		if d.cfg.Pattern == Dies {
 			_ = d.sys.Root.StopFuture(d.sys.NewLocalPID(key)).Wait()
 		}

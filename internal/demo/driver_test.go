@@ -8,23 +8,25 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/node"
+	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/state"
 
 	"github.com/tripwire-go/tripwire"
 )
 
 // runDemo runs cfg for d in fake time and returns the transitions seen and
 // the rows at the end.
-func runDemo(t *testing.T, cfg Config, d time.Duration) (trans []tripwire.Transition, rows []Row) {
+func runDemo(t *testing.T, cfg Config, d time.Duration) (trans []state.Transition, rows []Row) {
 	t.Helper()
 	synctest.Test(t, func(t *testing.T) {
-		sys := tripwire.NewActorSystem(nil)
+		sys := system.New(nil)
 		defer sys.Shutdown()
-		reg, err := tripwire.Start(sys)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer reg.Shutdown(context.Background())
-		reg.Subscribe(func(tr tripwire.Transition) { trans = append(trans, tr) })
+		reg.Subscribe(func(tr state.Transition) { trans = append(trans, tr) })
 		drv, err := New(reg, sys, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -45,11 +47,11 @@ func TestDownUpOpensAndCloses(t *testing.T) {
 	// When callers call it for 8 s
 	trans, rows := runDemo(t, cfg, 8*time.Second)
 	// Then its breaker opened while it was down and closed after
-	if len(trans) < 2 || trans[0].To != tripwire.Open || trans[len(trans)-1].To != tripwire.Closed {
+	if len(trans) < 2 || trans[0].To != state.Open || trans[len(trans)-1].To != state.Closed {
 		t.Fatalf("transitions %+v", trans)
 	}
 	r := rows[0]
-	if r.State != tripwire.Closed || r.OK == 0 || r.Rejected == 0 || r.Failed == 0 || r.Timeouts == 0 {
+	if r.State != state.Closed || r.OK == 0 || r.Rejected == 0 || r.Failed == 0 || r.Timeouts == 0 {
 		t.Fatalf("row %+v", r)
 	}
 }
@@ -61,7 +63,7 @@ func TestDiesOpensOnTargetDown(t *testing.T) {
 	// When callers call it for 8 s
 	trans, rows := runDemo(t, cfg, 8*time.Second)
 	// Then the breaker opened because the target died, and closed again
-	if len(trans) < 2 || trans[0].Reason != tripwire.ReasonTargetDown || trans[len(trans)-1].To != tripwire.Closed {
+	if len(trans) < 2 || trans[0].Reason != state.ReasonTargetDown || trans[len(trans)-1].To != state.Closed {
 		t.Fatalf("transitions %+v", trans)
 	}
 	if rows[0].OK == 0 || rows[0].Rejected == 0 {
@@ -76,7 +78,7 @@ func TestSlowTimesOut(t *testing.T) {
 	// When callers call it for 8 s
 	trans, rows := runDemo(t, cfg, 8*time.Second)
 	// Then its calls timed out, which opened the breaker; it closed after
-	if len(trans) < 2 || trans[0].Reason != tripwire.ReasonThreshold || trans[len(trans)-1].To != tripwire.Closed {
+	if len(trans) < 2 || trans[0].Reason != state.ReasonThreshold || trans[len(trans)-1].To != state.Closed {
 		t.Fatalf("transitions %+v", trans)
 	}
 	if r := rows[0]; r.Timeouts < 3 || r.Failed != 0 {
@@ -92,7 +94,7 @@ func TestSlowUnderSlowCall(t *testing.T) {
 	// When callers call it for 8 s
 	trans, rows := runDemo(t, cfg, 8*time.Second)
 	// Then no call timed out, yet the slow successes opened the breaker
-	if len(trans) < 2 || trans[0].To != tripwire.Open || trans[len(trans)-1].To != tripwire.Closed {
+	if len(trans) < 2 || trans[0].To != state.Open || trans[len(trans)-1].To != state.Closed {
 		t.Fatalf("transitions %+v", trans)
 	}
 	if r := rows[0]; r.Timeouts != 0 || r.Failed != 0 || r.Rejected == 0 {
@@ -128,14 +130,14 @@ func TestDiesCycles(t *testing.T) {
 	// Then the breaker saw it die in each of the three cycles, and come back
 	var died []time.Duration
 	for _, tr := range trans {
-		if tr.Reason == tripwire.ReasonTargetDown && tr.From == tripwire.Closed {
+		if tr.Reason == state.ReasonTargetDown && tr.From == state.Closed {
 			died = append(died, tr.At.Sub(trans[0].At))
 		}
 	}
 	if len(died) != 3 || died[1] != 3*time.Second || died[2] != 6*time.Second {
 		t.Fatalf("target_down from closed at %v; transitions %+v", died, trans)
 	}
-	if rows[0].State != tripwire.Closed || rows[0].DependencyHits != rows[0].OK {
+	if rows[0].State != state.Closed || rows[0].DependencyHits != rows[0].OK {
 		t.Fatalf("row %+v", rows[0])
 	}
 }
@@ -159,9 +161,9 @@ func TestRunEndWithdrawsCalls(t *testing.T) {
 
 func TestNewRejects(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		sys := tripwire.NewActorSystem(nil)
+		sys := system.New(nil)
 		defer sys.Shutdown()
-		reg, err := tripwire.Start(sys)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +193,7 @@ func TestNewRejects(t *testing.T) {
 		}
 
 		// Given a registry that already has the second key
-		if err := reg.Register(KeyName(1), tripwire.FuncTarget(func(context.Context, any) (any, error) { return nil, nil }), tripwire.Settings{}); err != nil {
+		if err := reg.Register(context.Background(), KeyName(1), tripwire.Func(func(context.Context, any) (any, error) { return nil, nil }), tripwire.Settings{}); err != nil {
 			t.Fatal(err)
 		}
 		cfg := DefaultConfig()

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"time"
 
 	"github.com/tripwire-go/tripwire"
@@ -31,7 +32,7 @@ func (d *Driver) rows(read func(*stats) (Counts, time.Duration, time.Duration)) 
 	now := time.Now()
 	rows := make([]Row, len(d.keys))
 	for i, key := range d.keys {
-		snap, err := d.reg.Snapshot(key)
+		snap, err := d.reg.Snapshot(context.Background(), key)
 		if err != nil {
 			snap = tripwire.Snapshot{Key: key}
 		}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // slowLatency is how long a Slow dependency takes while it is down. With a
@@ -13,7 +14,7 @@ import (
 func slowLatency(s tripwire.Settings) time.Duration {
 	timeout := s.CallTimeout
 	if timeout == 0 {
-		timeout = tripwire.DefaultCallTimeout
+		timeout = state.DefaultCallTimeout
 	}
 	if s.SlowCall > 0 && s.SlowCall < timeout {
 		return s.SlowCall + (timeout-s.SlowCall)/2

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestSlowLatency(t *testing.T) {
@@ -15,7 +16,7 @@ func TestSlowLatency(t *testing.T) {
 		want time.Duration
 	}{
 		{"past the call timeout", tripwire.Settings{CallTimeout: 200 * ms}, 400 * ms},
-		{"past the default call timeout", tripwire.Settings{}, 2 * tripwire.DefaultCallTimeout},
+		{"past the default call timeout", tripwire.Settings{}, 2 * state.DefaultCallTimeout},
 		{"between slow-call and the call timeout", tripwire.Settings{CallTimeout: 200 * ms, SlowCall: 100 * ms}, 150 * ms},
 		{"slow-call under the default call timeout", tripwire.Settings{SlowCall: time.Second}, 3 * time.Second},
 		{"slow-call past the call timeout: times out", tripwire.Settings{CallTimeout: 200 * ms, SlowCall: 300 * ms}, 400 * ms},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestQuantile(t *testing.T) {
@@ -55,7 +56,7 @@ func TestStatsAddClassifies(t *testing.T) {
 		{fmt.Errorf("call: %w", tripwire.ErrTargetDown), 3 * time.Millisecond},
 		{tripwire.ErrTimeout, 200 * time.Millisecond},
 		{tripwire.ErrBreakerRestarted, 5 * time.Millisecond},
-		{&tripwire.OpenError{Key: "k"}, time.Microsecond},
+		{&state.OpenError{Key: "k"}, time.Microsecond},
 		{fmt.Errorf("shed: %w", tripwire.ErrOverloaded), time.Microsecond},
 	}
 	// When they are added

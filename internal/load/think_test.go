@@ -9,12 +9,13 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/load"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestThinkWithoutJitterIsThePause(t *testing.T) {
 	// Given a plain pause of 50 ms
 	think := load.Think{Pause: 50 * time.Millisecond}
-	for _, err := range []error{nil, errors.New("boom"), &tripwire.OpenError{Key: "k"}} {
+	for _, err := range []error{nil, errors.New("boom"), &state.OpenError{Key: "k"}} {
 		// When a call answers anything, Then the pause is 50 ms, drawing nothing
 		if d := think.After(nil, err); d != 50*time.Millisecond {
 			t.Errorf("After(%v) = %v", err, d)

@@ -5,8 +5,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/remoting"
 )
 
 // echo answers every request with its message after latency. Replies come
@@ -28,14 +27,14 @@ func EchoProps(latency time.Duration, calls *atomic.Int64, opts ...actor.PropsOp
 	}, opts...)
 }
 
-// SheddingEchoProps is EchoProps behind tripwire.ShedExpired: a request
+// SheddingEchoProps is EchoProps behind remoting.ShedExpired: a request
 // whose deadline has passed when the echo gets to it is not run, answered
 // or counted in calls, but counted in shed (nil: uncounted).
 func SheddingEchoProps(latency time.Duration, calls, shed *atomic.Int64) (*actor.Props, error) {
 	if shed == nil {
 		shed = new(atomic.Int64)
 	}
-	mw, err := tripwire.ShedExpired(tripwire.ShedConfig{OnShed: func(any, time.Time) { shed.Add(1) }})
+	mw, err := remoting.ShedExpired(remoting.ShedConfig{OnShed: func(any, time.Time) { shed.Add(1) }})
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/remote"
+	"github.com/tripwire-go/tripwire/internal/system"
 	"go.uber.org/zap"
-
-	"github.com/tripwire-go/tripwire"
 )
 
 // Name is the actor name under which a Node serves its echo.
@@ -29,7 +28,7 @@ type Node struct {
 type Config struct {
 	Listen  string        // host:port; port 0 lets the OS choose
 	Latency time.Duration // how long the echo takes to answer
-	// Shed puts tripwire.ShedExpired in front of the echo: a request whose
+	// Shed puts remoting.ShedExpired in front of the echo: a request whose
 	// deadline header has passed when the echo gets to it is dropped, not
 	// answered, and counted by Shed instead of Calls.
 	Shed   bool
@@ -66,7 +65,7 @@ func StartConfig(cfg Config) (*Node, error) {
 			return nil, err
 		}
 	}
-	n.sys = tripwire.NewActorSystem(cfg.Log, cfg.System...)
+	n.sys = system.New(cfg.Log, cfg.System...)
 	r, err := EnableRemote(n.sys, cfg.Listen, cfg.Remote...)
 	if err != nil {
 		n.sys.Shutdown()

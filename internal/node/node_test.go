@@ -5,7 +5,7 @@ import (
 	"net"
 	"testing"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 func TestEnableRemoteRefusesBadAddresses(t *testing.T) {
@@ -15,7 +15,7 @@ func TestEnableRemoteRefusesBadAddresses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer taken.Close()
-	sys := tripwire.NewActorSystem(nil)
+	sys := system.New(nil)
 	defer sys.Shutdown()
 	for addr, want := range map[string]error{
 		taken.Addr().String(): ErrListen,

@@ -6,9 +6,8 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/tripwire-go/tripwire/remoting"
 	"google.golang.org/protobuf/types/known/wrapperspb"
-
-	"github.com/tripwire-go/tripwire"
 )
 
 func TestSheddingNodeDropsExpiredRequestsAndCountsThem(t *testing.T) {
@@ -21,7 +20,7 @@ func TestSheddingNodeDropsExpiredRequestsAndCountsThem(t *testing.T) {
 	sys, echo := n.System(), n.System().NewLocalPID(Name)
 	ask := func(within time.Duration) (any, error) {
 		f := actor.NewFuture(sys, max(within, 100*time.Millisecond))
-		env, err := tripwire.DeadlineEnvelope(wrapperspb.String("hi"), f.PID(), time.Now().Add(within))
+		env, err := remoting.DeadlineEnvelope(wrapperspb.String("hi"), f.PID(), time.Now().Add(within))
 		if err != nil {
 			t.Fatal(err)
 		}

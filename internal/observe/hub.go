@@ -188,7 +188,7 @@ func span(tr trace.Tracer, t state.Transition) {
 		trace.WithSpanKind(trace.SpanKindInternal), trace.WithTimestamp(t.At),
 		trace.WithAttributes(
 			AttrKey.String(t.Key), AttrFrom.String(t.From.String()), AttrTo.String(t.To.String()),
-			AttrReason.String(t.Reason), AttrFailures.Int(t.Failures)))
+			AttrReason.String(t.Reason.String()), AttrFailures.Int(t.Failures)))
 	s.End(trace.WithTimestamp(t.At))
 }
 
@@ -197,7 +197,7 @@ func span(tr trace.Tracer, t state.Transition) {
 func operation(t state.Transition) string {
 	switch t.Reason {
 	case state.ReasonForcedOpen, state.ReasonForcedClosed, state.ReasonUpdated:
-		return t.Reason // an operator's action, named as such
+		return t.Reason.String() // an operator's action, named as such
 	case state.ReasonReset:
 		return "manual_reset" // "reset" is a probe closing the circuit
 	}

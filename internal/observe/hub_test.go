@@ -57,7 +57,7 @@ func observedLog() (*zap.Logger, *observer.ObservedLogs) {
 func transition(key string, n int) state.Transition {
 	steps := []struct {
 		from, to state.State
-		reason   string
+		reason   state.Reason
 	}{
 		{state.Closed, state.Open, state.ReasonThreshold},
 		{state.Open, state.HalfOpen, state.ReasonOpenTimeout},
@@ -439,7 +439,7 @@ func TestHubMakesAnInternalSpanPerTransition(t *testing.T) {
 func TestOperationNamesTellAFreshTripFromARetrip(t *testing.T) {
 	for _, c := range []struct {
 		from, to state.State
-		reason   string
+		reason   state.Reason
 		fresh    bool
 		want     string
 	}{

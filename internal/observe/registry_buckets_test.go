@@ -17,7 +17,7 @@ import (
 func TestCallDurationBucketsTellSubSecondCallsApart(t *testing.T) {
 	observeBubble(t, func(t *testing.T, r *rig) {
 		// Given a target that takes as long as its message says
-		require.NoError(t, r.reg.Register("slow", tripwire.FuncTarget(func(ctx context.Context, msg any) (any, error) {
+		require.NoError(t, r.reg.Register(context.Background(), "slow", tripwire.Func(func(ctx context.Context, msg any) (any, error) {
 			time.Sleep(msg.(time.Duration))
 			return nil, nil
 		}), tripwire.Settings{CallTimeout: 10 * time.Second}))

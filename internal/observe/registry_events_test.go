@@ -12,18 +12,20 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // want is what a test expects of one transition.
 type want struct {
-	from, to tripwire.State
-	reason   string
+	from, to state.State
+	reason   state.Reason
 	fresh    bool
 	at       time.Time
 	failures int
 }
 
-func requireTransitions(t *testing.T, key string, wants []want, got []tripwire.Transition) {
+func requireTransitions(t *testing.T, key string, wants []want, got []state.Transition) {
 	t.Helper()
 	require.Len(t, got, len(wants), "transitions of %q: %+v", key, got)
 	for i, w := range wants {
@@ -54,11 +56,11 @@ func cycle(t *testing.T, r *rig, key string) []want {
 	closed := time.Now()
 	synctest.Wait()
 	return []want{
-		{tripwire.Closed, tripwire.Open, tripwire.ReasonThreshold, true, opened, threshold},
-		{tripwire.Open, tripwire.HalfOpen, tripwire.ReasonOpenTimeout, false, half, threshold},
-		{tripwire.HalfOpen, tripwire.Open, tripwire.ReasonProbeFailed, false, reopened, threshold + 1},
-		{tripwire.Open, tripwire.HalfOpen, tripwire.ReasonOpenTimeout, false, half2, threshold + 1},
-		{tripwire.HalfOpen, tripwire.Closed, tripwire.ReasonProbeSucceeded, false, closed, 0},
+		{state.Closed, state.Open, state.ReasonThreshold, true, opened, threshold},
+		{state.Open, state.HalfOpen, state.ReasonOpenTimeout, false, half, threshold},
+		{state.HalfOpen, state.Open, state.ReasonProbeFailed, false, reopened, threshold + 1},
+		{state.Open, state.HalfOpen, state.ReasonOpenTimeout, false, half2, threshold + 1},
+		{state.HalfOpen, state.Closed, state.ReasonProbeSucceeded, false, closed, 0},
 	}
 }
 
@@ -101,20 +103,20 @@ func TestSubscribeKeepsEachKeysOrderAcrossKeys(t *testing.T) {
 		synctest.Wait()
 
 		// Then each key's transitions arrive in that key's order
-		byKey := map[string][]tripwire.Transition{}
+		byKey := map[string][]state.Transition{}
 		for _, tr := range rec.all() {
 			byKey[tr.Key] = append(byKey[tr.Key], tr)
 		}
 		require.Len(t, byKey, 2)
 		requireTransitions(t, "k", []want{
-			{tripwire.Closed, tripwire.Open, tripwire.ReasonThreshold, true, kOpened, threshold},
-			{tripwire.Open, tripwire.HalfOpen, tripwire.ReasonOpenTimeout, false, kHalf, threshold},
-			{tripwire.HalfOpen, tripwire.Open, tripwire.ReasonProbeFailed, false, now, threshold + 1},
+			{state.Closed, state.Open, state.ReasonThreshold, true, kOpened, threshold},
+			{state.Open, state.HalfOpen, state.ReasonOpenTimeout, false, kHalf, threshold},
+			{state.HalfOpen, state.Open, state.ReasonProbeFailed, false, now, threshold + 1},
 		}, byKey["k"])
 		requireTransitions(t, "other", []want{
-			{tripwire.Closed, tripwire.Open, tripwire.ReasonThreshold, true, otherOpened, threshold},
-			{tripwire.Open, tripwire.HalfOpen, tripwire.ReasonOpenTimeout, false, otherHalf, threshold},
-			{tripwire.HalfOpen, tripwire.Closed, tripwire.ReasonProbeSucceeded, false, now, 0},
+			{state.Closed, state.Open, state.ReasonThreshold, true, otherOpened, threshold},
+			{state.Open, state.HalfOpen, state.ReasonOpenTimeout, false, otherHalf, threshold},
+			{state.HalfOpen, state.Closed, state.ReasonProbeSucceeded, false, now, 0},
 		}, byKey["other"])
 	})
 }
@@ -133,18 +135,18 @@ func TestSubscribeReportsProbeTimeoutAndRestart(t *testing.T) {
 		reopened := time.Now()
 		require.Equal(t, callTimeout, reopened.Sub(probed))
 		time.Sleep(time.Second)
-		require.NoError(t, r.reg.Crash("k"))
+		require.NoError(t, tripwiretest.Crash(context.Background(), r.reg, "k"))
 		restarted := time.Now()
 		synctest.Wait()
 
 		// Then the re-trip says probe_timeout and the restart says restarted
 		requireTransitions(t, "k", []want{
-			{tripwire.Closed, tripwire.Open, tripwire.ReasonThreshold, true, opened, threshold},
-			{tripwire.Open, tripwire.HalfOpen, tripwire.ReasonOpenTimeout, false, half, threshold},
-			{tripwire.HalfOpen, tripwire.Open, tripwire.ReasonProbeTimeout, false, reopened, threshold + 1},
-			{tripwire.Open, tripwire.Closed, tripwire.ReasonRestarted, false, restarted, 0},
+			{state.Closed, state.Open, state.ReasonThreshold, true, opened, threshold},
+			{state.Open, state.HalfOpen, state.ReasonOpenTimeout, false, half, threshold},
+			{state.HalfOpen, state.Open, state.ReasonProbeTimeout, false, reopened, threshold + 1},
+			{state.Open, state.Closed, state.ReasonRestarted, false, restarted, 0},
 		}, rec.all())
-		r.requireState(t, "k", tripwire.Closed)
+		r.requireState(t, "k", state.Closed)
 	})
 }
 
@@ -153,8 +155,8 @@ func TestBlockedSubscriberDelaysNeitherCallsNorOtherSubscribers(t *testing.T) {
 		// Given a subscriber that blocks on its first transition until
 		// released, and a second subscriber
 		release := make(chan struct{})
-		blocked := make(chan tripwire.Transition, 1)
-		defer r.reg.Subscribe(func(tr tripwire.Transition) {
+		blocked := make(chan state.Transition, 1)
+		defer r.reg.Subscribe(func(tr state.Transition) {
 			select {
 			case blocked <- tr:
 			default:
@@ -173,7 +175,7 @@ func TestBlockedSubscriberDelaysNeitherCallsNorOtherSubscribers(t *testing.T) {
 		}
 		synctest.Wait()
 		first := <-blocked
-		require.Equal(t, tripwire.ReasonThreshold, first.Reason, "the first subscriber is not blocked")
+		require.Equal(t, state.ReasonThreshold, first.Reason, "the first subscriber is not blocked")
 		r.halfOpen(t, "k", first.At)
 		start := time.Now()
 		require.NoError(t, r.call("k", msgOK))
@@ -183,20 +185,20 @@ func TestBlockedSubscriberDelaysNeitherCallsNorOtherSubscribers(t *testing.T) {
 		// Then the second subscriber got every transition
 		got := rec.all()
 		require.Len(t, got, 3)
-		require.Equal(t, tripwire.Closed, got[2].To)
+		require.Equal(t, state.Closed, got[2].To)
 		close(release)
 	})
 }
 
 func TestEventStreamGetsTheSameTransitions(t *testing.T) {
 	observeBubble(t, func(t *testing.T, r *rig) {
-		// Given an actor-system EventStream subscriber to *tripwire.Transition
+		// Given an actor-system EventStream subscriber to *state.Transition
 		// and a Subscribe callback
 		var fromStream recorder
 		sub := r.sys.EventStream.SubscribeWithPredicate(func(evt any) {
-			fromStream.add(*evt.(*tripwire.Transition))
+			fromStream.add(*evt.(*state.Transition))
 		}, func(evt any) bool {
-			_, ok := evt.(*tripwire.Transition)
+			_, ok := evt.(*state.Transition)
 			return ok
 		})
 		defer r.sys.EventStream.Unsubscribe(sub)
@@ -217,10 +219,10 @@ func TestEventStreamPublishesPointers(t *testing.T) {
 		// Given an EventStream subscriber to everything
 		events := make(chan any, 16)
 		sub := r.sys.EventStream.Subscribe(eventstream.Handler(func(evt any) {
-			if _, ok := evt.(tripwire.Transition); ok {
+			if _, ok := evt.(state.Transition); ok {
 				events <- evt
 			}
-			if _, ok := evt.(*tripwire.Transition); ok {
+			if _, ok := evt.(*state.Transition); ok {
 				events <- evt
 			}
 		}))
@@ -229,11 +231,11 @@ func TestEventStreamPublishesPointers(t *testing.T) {
 		// When the circuit trips
 		r.trip(t, "k")
 
-		// Then one *tripwire.Transition was published, not a value
+		// Then one *state.Transition was published, not a value
 		require.Len(t, events, 1)
-		tr, ok := (<-events).(*tripwire.Transition)
-		require.True(t, ok, "published a tripwire.Transition value, want a pointer")
-		require.Equal(t, tripwire.Open, tr.To)
+		tr, ok := (<-events).(*state.Transition)
+		require.True(t, ok, "published a state.Transition value, want a pointer")
+		require.Equal(t, state.Open, tr.To)
 	})
 }
 
@@ -262,7 +264,7 @@ func TestPanickingSubscriberIsLoggedAndKeepsReceiving(t *testing.T) {
 	observeBubble(t, func(t *testing.T, r *rig) {
 		// Given a subscriber that panics on every transition
 		var rec recorder
-		defer r.reg.Subscribe(func(tr tripwire.Transition) {
+		defer r.reg.Subscribe(func(tr state.Transition) {
 			rec.add(tr)
 			panic("subscriber bug")
 		})()
@@ -287,11 +289,11 @@ func TestSubscriberFallingBehindIsWarnedAndBounded(t *testing.T) {
 		// Given a key that opens on one failure and half-opens after 1 ms
 		// (probed 2 ms after each trip: no tie with the timer), and a
 		// subscriber that blocks on its first transition
-		require.NoError(t, r.reg.Register("flap", tripwire.FuncTarget(r.target),
+		require.NoError(t, r.reg.Register(context.Background(), "flap", tripwire.Func(r.target),
 			tripwire.Settings{Threshold: 1, OpenTimeout: time.Millisecond, CallTimeout: callTimeout}))
 		release := make(chan struct{})
 		var rec recorder
-		defer r.reg.Subscribe(func(tr tripwire.Transition) {
+		defer r.reg.Subscribe(func(tr state.Transition) {
 			rec.add(tr)
 			<-release
 		})()
@@ -321,7 +323,7 @@ func TestSubscriberFallingBehindIsWarnedAndBounded(t *testing.T) {
 		require.Len(t, got, 1+1024)
 		require.Less(t, len(got), total)
 		for i, tr := range got {
-			require.Equal(t, i%2 == 0, tr.To == tripwire.Open, "transition %d: %v", i, tr.To)
+			require.Equal(t, i%2 == 0, tr.To == state.Open, "transition %d: %v", i, tr.To)
 		}
 
 		// And having caught up it gets the next transitions again
@@ -329,7 +331,7 @@ func TestSubscriberFallingBehindIsWarnedAndBounded(t *testing.T) {
 		synctest.Wait()
 		got = rec.all()
 		require.Len(t, got, 1+1024+1)
-		require.Equal(t, tripwire.HalfOpen, got[len(got)-1].To)
+		require.Equal(t, state.HalfOpen, got[len(got)-1].To)
 	})
 }
 
@@ -349,7 +351,7 @@ func TestSubscribeNilAndAfterShutdownReturnNoOps(t *testing.T) {
 		// When Subscribe is called after Shutdown
 		r.shutdown(t)
 		called := false
-		unsubscribe = r.reg.Subscribe(func(tripwire.Transition) { called = true })
+		unsubscribe = r.reg.Subscribe(func(state.Transition) { called = true })
 
 		// Then it returns a func that does nothing either
 		require.NotNil(t, unsubscribe)
@@ -367,7 +369,7 @@ func TestShutdownWaitsForSubscribers(t *testing.T) {
 		// Given a subscriber that takes 5 s over each transition
 		r := newRig(t)
 		var finished recorder
-		r.reg.Subscribe(func(tr tripwire.Transition) {
+		r.reg.Subscribe(func(tr state.Transition) {
 			time.Sleep(5 * time.Second)
 			finished.add(tr)
 		})
@@ -391,7 +393,7 @@ func TestShutdownGivesUpOnAStuckSubscriberWhenCtxEnds(t *testing.T) {
 		// Given a subscriber stuck in its callback
 		r := newRig(t)
 		release := make(chan struct{})
-		r.reg.Subscribe(func(tripwire.Transition) { <-release })
+		r.reg.Subscribe(func(state.Transition) { <-release })
 		r.trip(t, "k")
 
 		// When the registry shuts down with a 2 s budget
@@ -420,13 +422,13 @@ func TestAnOperatorsCloseSaysHowLongTheCircuitWasOpen(t *testing.T) {
 		time.Sleep(2 * time.Second)
 
 		// When an operator closes it
-		require.NoError(t, r.reg.Reset("k"))
+		require.NoError(t, r.reg.Reset(context.Background(), "k"))
 		synctest.Wait()
 
 		// Then the close carries OpenFor too
 		got := rec.all()
 		require.Len(t, got, 2)
-		require.Equal(t, tripwire.ReasonReset, got[1].Reason)
+		require.Equal(t, state.ReasonReset, got[1].Reason)
 		require.Equal(t, 2*time.Second, got[1].OpenFor)
 	})
 }

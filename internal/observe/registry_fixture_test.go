@@ -20,6 +20,8 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // The timing of the rig's key: open on the 3rd failure, half-open 10 s
@@ -35,7 +37,7 @@ var errBoom = errors.New("boom")
 // newSystem returns an actor system whose dead-letter throttle goroutine
 // ends quickly, so synctest and goleak see no goroutine left behind.
 func newSystem() *actor.ActorSystem {
-	return tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+	return system.New(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
 }
 
 // observed returns a logger whose entries, at every level, the test reads.
@@ -104,7 +106,7 @@ func newRig(t *testing.T, opts ...tripwire.Option) *rig {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(r.spans))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(r.reader))
 	r.tracer = tp.Tracer("caller")
-	reg, err := tripwire.Start(r.sys, append([]tripwire.Option{tripwire.WithLogger(logger),
+	reg, err := tripwire.Start(append([]tripwire.Option{tripwire.WithActorSystem(r.sys), tripwire.WithLogger(logger),
 		tripwire.WithMeterProvider(mp), tripwire.WithTracerProvider(tp)}, opts...)...)
 	require.NoError(t, err)
 	r.reg = reg
@@ -116,7 +118,7 @@ func newRig(t *testing.T, opts ...tripwire.Option) *rig {
 // settings: open on the 3rd failure, half-open 10 s later, 1 s per call.
 func (r *rig) register(t *testing.T, key string) {
 	t.Helper()
-	require.NoError(t, r.reg.Register(key, tripwire.FuncTarget(r.target), tripwire.Settings{
+	require.NoError(t, r.reg.Register(context.Background(), key, tripwire.Func(r.target), tripwire.Settings{
 		Threshold: threshold, OpenTimeout: openTimeout, CallTimeout: callTimeout,
 	}))
 }
@@ -170,7 +172,7 @@ func (r *rig) trip(t *testing.T, key string) time.Time {
 	}
 	opened := time.Now()
 	synctest.Wait()
-	r.requireState(t, key, tripwire.Open)
+	r.requireState(t, key, state.Open)
 	return opened
 }
 
@@ -182,11 +184,11 @@ func (r *rig) halfOpen(t *testing.T, key string, opened time.Time) time.Time {
 	at := opened.Add(openTimeout)
 	time.Sleep(time.Until(at) + time.Millisecond)
 	synctest.Wait()
-	r.requireState(t, key, tripwire.HalfOpen)
+	r.requireState(t, key, state.HalfOpen)
 	return at
 }
 
-func (r *rig) requireState(t *testing.T, key string, want tripwire.State) {
+func (r *rig) requireState(t *testing.T, key string, want state.State) {
 	t.Helper()
 	st, err := r.reg.State(key)
 	require.NoError(t, err)
@@ -196,19 +198,19 @@ func (r *rig) requireState(t *testing.T, key string, want tripwire.State) {
 // recorder collects transitions delivered to a Subscribe callback.
 type recorder struct {
 	mu  sync.Mutex
-	got []tripwire.Transition
+	got []state.Transition
 }
 
-func (c *recorder) add(tr tripwire.Transition) {
+func (c *recorder) add(tr state.Transition) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.got = append(c.got, tr)
 }
 
-func (c *recorder) all() []tripwire.Transition {
+func (c *recorder) all() []state.Transition {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]tripwire.Transition(nil), c.got...)
+	return append([]state.Transition(nil), c.got...)
 }
 
 // requireSameInstant fails unless got and want are the same instant.

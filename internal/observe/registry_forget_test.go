@@ -16,7 +16,7 @@ import (
 // after a second without calls.
 func idleEcho(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
 	echo := func(_ context.Context, msg any) (any, error) { return msg, nil }
-	return tripwire.FuncTarget(echo), tripwire.Settings{IdleTimeout: time.Second}, nil
+	return tripwire.Func(echo), tripwire.Settings{IdleTimeout: time.Second}, nil
 }
 
 func TestAKeyForgottenByMaxKeysLeavesEveryInstrument(t *testing.T) {
@@ -52,6 +52,6 @@ func TestWithLatencyByKeyPutsTheKeyOnTheHistogram(t *testing.T) {
 }
 
 func TestWithLatencyByKeyNeedsAMeterProvider(t *testing.T) {
-	_, err := tripwire.Start(newSystem(), tripwire.WithLatencyByKey())
+	_, err := tripwire.Start(tripwire.WithActorSystem(newSystem()), tripwire.WithLatencyByKey())
 	require.ErrorIs(t, err, tripwire.ErrInvalidOption)
 }

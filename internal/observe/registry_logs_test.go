@@ -1,6 +1,7 @@
 package observe_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -11,6 +12,8 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // circuitLines returns the breaker's state-change lines, in order.
@@ -104,7 +107,7 @@ func TestLogsCrashAsBreakerRestartedAtError(t *testing.T) {
 	observeBubble(t, func(t *testing.T, r *rig) {
 		// Given a closed circuit
 		// When its breaker crashes
-		require.NoError(t, r.reg.Crash("k"))
+		require.NoError(t, tripwiretest.Crash(context.Background(), r.reg, "k"))
 		synctest.Wait()
 
 		// Then the crash is one Error line with the key and the panic value
@@ -129,7 +132,7 @@ func TestLogsCrashWhileOpenAsCircuitClosedRestarted(t *testing.T) {
 		r.trip(t, "k")
 
 		// When its breaker crashes
-		require.NoError(t, r.reg.Crash("k"))
+		require.NoError(t, tripwiretest.Crash(context.Background(), r.reg, "k"))
 		synctest.Wait()
 
 		// Then "breaker restarted" comes first, then the state change back to
@@ -152,6 +155,6 @@ func TestLogsCrashWhileOpenAsCircuitClosedRestarted(t *testing.T) {
 		require.Len(t, lines, 2)
 		f := requireLine(t, lines[1], "circuit closed", zapcore.InfoLevel, "open", "closed", 0, 0)
 		require.Equal(t, "restarted", f["reason"])
-		r.requireState(t, "k", tripwire.Closed)
+		r.requireState(t, "k", state.Closed)
 	})
 }

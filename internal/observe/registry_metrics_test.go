@@ -13,6 +13,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // collect reads every Tripwire instrument once, by name.
@@ -133,7 +135,7 @@ func TestCallsCountEachOutcomeAndItsDuration(t *testing.T) {
 		require.ErrorIs(t, r.call("k", msgFail), errBoom)
 		want["failure"]++
 		synctest.Wait()
-		r.requireState(t, "k", tripwire.Open)
+		r.requireState(t, "k", state.Open)
 		check("the tripping failure")
 
 		require.ErrorIs(t, r.call("k", msgOK), tripwire.ErrOpen)
@@ -190,7 +192,7 @@ func TestStateGaugeIsOneForTheCurrentStatePerKey(t *testing.T) {
 		require.Equal(t, map[string]map[string]int64{"k": half, "other": closed}, r.states(t))
 
 		// When "other" is unregistered, it is no longer reported
-		require.NoError(t, r.reg.Unregister("other"))
+		require.NoError(t, r.reg.Unregister(context.Background(), "other"))
 		require.Equal(t, map[string]map[string]int64{"k": half}, r.states(t))
 	})
 }
@@ -237,9 +239,9 @@ func TestRestartsAreCountedPerKey(t *testing.T) {
 		require.Empty(t, counts(t, r.collect(t)["tripwire.restarts"], "tripwire.key"))
 
 		// When "k" crashes twice and "other" once
-		require.NoError(t, r.reg.Crash("k"))
-		require.NoError(t, r.reg.Crash("k"))
-		require.NoError(t, r.reg.Crash("other"))
+		require.NoError(t, tripwiretest.Crash(context.Background(), r.reg, "k"))
+		require.NoError(t, tripwiretest.Crash(context.Background(), r.reg, "k"))
+		require.NoError(t, tripwiretest.Crash(context.Background(), r.reg, "other"))
 		synctest.Wait()
 
 		// Then tripwire.restarts counts them per key
@@ -253,7 +255,7 @@ func TestInstrumentsHaveTheDocumentedUnitsAndKinds(t *testing.T) {
 		// Given a registry whose every instrument has recorded something
 		require.NoError(t, r.call("k", msgOK))
 		r.trip(t, "k")
-		require.NoError(t, r.reg.Crash("k"))
+		require.NoError(t, tripwiretest.Crash(context.Background(), r.reg, "k"))
 		synctest.Wait()
 
 		// When the reader collects
@@ -291,12 +293,12 @@ func TestAnUnregisteredKeyLeavesEveryInstrument(t *testing.T) {
 		r.register(t, "other")
 		require.NoError(t, r.call("k", msgOK))
 		r.trip(t, "other")
-		require.NoError(t, r.reg.Crash("other"))
+		require.NoError(t, tripwiretest.Crash(context.Background(), r.reg, "other"))
 		synctest.Wait()
 		require.Contains(t, keysIn(r.collect(t)), "other")
 
 		// When "other" is unregistered
-		require.NoError(t, r.reg.Unregister("other"))
+		require.NoError(t, r.reg.Unregister(context.Background(), "other"))
 		synctest.Wait()
 
 		// Then the next collection has no series of it in any instrument
@@ -350,7 +352,7 @@ func TestATargetsErrorIsAFailureWhateverItWraps(t *testing.T) {
 		require.Equal(t, map[string]int64{"failure": n}, calls)
 		require.Equal(t, map[string]int64{"failure": n}, durations)
 		synctest.Wait()
-		s, err := r.reg.Snapshot("k")
+		s, err := r.reg.Snapshot(context.Background(), "k")
 		require.NoError(t, err)
 		require.EqualValues(t, n, s.Stats.Total.Calls)
 		require.EqualValues(t, n, s.Stats.Total.Failures)

@@ -17,6 +17,8 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // scope is the label set the OTel Prometheus exporter adds to every series
@@ -45,7 +47,7 @@ func TestPrometheusScrapeShowsCallsStateAndTransitions(t *testing.T) {
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(exporter))
 	t.Cleanup(func() { require.NoError(t, mp.Shutdown(context.Background())) })
 	sys := newSystem()
-	reg, err := tripwire.Start(sys, tripwire.WithMeterProvider(mp))
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithMeterProvider(mp))
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		require.NoError(t, reg.Shutdown(context.Background()))
@@ -55,17 +57,17 @@ func TestPrometheusScrapeShowsCallsStateAndTransitions(t *testing.T) {
 	t.Cleanup(srv.Close)
 
 	var failing atomic.Bool
-	target := tripwire.FuncTarget(func(context.Context, any) (any, error) {
+	target := tripwire.Func(func(context.Context, any) (any, error) {
 		if failing.Load() {
 			return nil, errBoom
 		}
 		return "ok", nil
 	})
-	require.NoError(t, reg.Register("payments", target, tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour}))
-	require.NoError(t, reg.Register("ledger", target, tripwire.Settings{}))
-	tripped := make(chan tripwire.Transition, 1)
-	defer reg.Subscribe(func(tr tripwire.Transition) {
-		if tr.To != tripwire.Open {
+	require.NoError(t, reg.Register(context.Background(), "payments", target, tripwire.Settings{Threshold: 2, OpenTimeout: time.Hour}))
+	require.NoError(t, reg.Register(context.Background(), "ledger", target, tripwire.Settings{}))
+	tripped := make(chan state.Transition, 1)
+	defer reg.Subscribe(func(tr state.Transition) {
+		if tr.To != state.Open {
 			return // the ledger's restart
 		}
 		select {
@@ -76,7 +78,7 @@ func TestPrometheusScrapeShowsCallsStateAndTransitions(t *testing.T) {
 
 	// When the "ledger" breaker crashes, and on "payments" a call succeeds,
 	// two fail and trip the circuit, and one is rejected
-	require.NoError(t, reg.Crash("ledger"))
+	require.NoError(t, tripwiretest.Crash(context.Background(), reg, "ledger"))
 	_, err = reg.Call(context.Background(), "payments", "x")
 	require.NoError(t, err)
 	failing.Store(true)
@@ -86,7 +88,7 @@ func TestPrometheusScrapeShowsCallsStateAndTransitions(t *testing.T) {
 	}
 	select {
 	case tr := <-tripped: // the hub counted the restart and the trip before delivering it
-		require.Equal(t, tripwire.Open, tr.To)
+		require.Equal(t, state.Open, tr.To)
 	case <-time.After(10 * time.Second):
 		t.Fatal("no transition delivered")
 	}

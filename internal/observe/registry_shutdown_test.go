@@ -7,8 +7,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Regression: Shutdown stopped each subscriber before it had drained its
@@ -20,7 +19,7 @@ func TestShutdownDeliversTransitionsThatHappenedBeforeIt(t *testing.T) {
 		r := newRig(t)
 		gate := make(chan struct{})
 		var rec recorder
-		r.reg.Subscribe(func(tr tripwire.Transition) {
+		r.reg.Subscribe(func(tr state.Transition) {
 			rec.add(tr)
 			<-gate
 		})

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // ended returns the ended spans whose name starts with prefix, in the order
@@ -146,7 +147,7 @@ func TestEachStateChangeMakesAShortInternalSpan(t *testing.T) {
 		time.Sleep(time.Second)
 		opened := r.trip(t, "k")
 		time.Sleep(time.Second)
-		require.NoError(t, r.reg.Crash("k"))
+		require.NoError(t, tripwiretest.Crash(context.Background(), r.reg, "k"))
 		restarted := time.Now()
 		synctest.Wait()
 

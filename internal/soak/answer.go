@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tripwire-go/tripwire/internal/observe"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // Answer is the class of one call's answer.
@@ -14,8 +14,8 @@ type Answer int
 // The outcomes, in the order reports list them.
 const (
 	OK         Answer = iota // the target's value
-	Injected                 // chaos.ErrInjected
-	Down                     // chaos.ErrDown (a dead function target, or an actor answering while it stops)
+	Injected                 // tripwiretest.ErrInjected
+	Down                     // tripwiretest.ErrDown (a dead function target, or an actor answering while it stops)
 	Open                     // tripwire.ErrOpen
 	Timeout                  // tripwire.ErrTimeout, or the target's own context.DeadlineExceeded
 	Panicked                 // tripwire.ErrTargetPanic
@@ -51,9 +51,9 @@ func ParseAnswer(name string) (Answer, error) {
 // failures first, then the kind Tripwire's classification gives it.
 func Classify(err error) Answer {
 	switch {
-	case errors.Is(err, chaos.ErrInjected):
+	case errors.Is(err, tripwiretest.ErrInjected):
 		return Injected
-	case errors.Is(err, chaos.ErrDown):
+	case errors.Is(err, tripwiretest.ErrDown):
 		return Down
 	}
 	return byKind[observe.KindOf(err)]

@@ -8,7 +8,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/observe"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestParseOutcomeReadsEveryName(t *testing.T) {
@@ -35,9 +36,9 @@ func TestClassify(t *testing.T) {
 		want Answer
 	}{
 		{nil, OK},
-		{wrap(chaos.ErrInjected), Injected},
-		{wrap(chaos.ErrDown), Down},
-		{&tripwire.OpenError{Key: "k"}, Open},
+		{wrap(tripwiretest.ErrInjected), Injected},
+		{wrap(tripwiretest.ErrDown), Down},
+		{&state.OpenError{Key: "k"}, Open},
 		{tripwire.ErrTimeout, Timeout},
 		{context.DeadlineExceeded, Timeout},
 		{wrap(tripwire.ErrTargetPanic), Panicked},

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // chaosDrivers change the scripts while the load runs: release hung calls,
@@ -13,7 +13,7 @@ import (
 func (h *harness) chaosDrivers() (stop func()) {
 	rng := h.rng(2, 1)
 	var mu sync.Mutex // rng
-	pick := func() *chaos.Script {
+	pick := func() *tripwiretest.Script {
 		mu.Lock()
 		defer mu.Unlock()
 		return h.scripts[rng.IntN(len(h.scripts))]

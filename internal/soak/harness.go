@@ -11,7 +11,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // harness is one run in progress.
@@ -22,13 +23,13 @@ type harness struct {
 	sys      *actor.ActorSystem
 	reg      *tripwire.Registry
 	keys     []string
-	scripts  []*chaos.Script
+	scripts  []*tripwiretest.Script
 	isActor  []bool
 	live     *live
 
 	inTarget   atomic.Int64 // function-target invocations running now
 	peakTarget maxGauge     // their peak
-	maxWorkers maxGauge     // peak of sampled reg.Workers()
+	maxWorkers maxGauge     // peak of sampled the registry's workers
 	maxGorout  maxGauge     // peak of sampled runtime.NumGoroutine()
 	samples    atomic.Int64
 	stalls     stalls // when the process was not run
@@ -52,8 +53,8 @@ func (h *harness) rng(stream, i uint64) *rand.Rand {
 // actor system and the run's own records) and once every key is registered
 // (heapKeys). On error nothing of it is left running.
 func newHarness(cfg Config) (*harness, error) {
-	sys := tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
-	reg, err := tripwire.Start(sys, cfg.Options...)
+	sys := system.New(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+	reg, err := tripwire.Start(append([]tripwire.Option{tripwire.WithActorSystem(sys)}, cfg.Options...)...)
 	if err != nil {
 		sys.Shutdown()
 		return nil, fmt.Errorf("%w: Start: %w", ErrSetup, err)
@@ -62,7 +63,7 @@ func newHarness(cfg Config) (*harness, error) {
 	// recorder newLive makes in a hooked build): they are no key's.
 	h := &harness{cfg: cfg, sys: sys, reg: reg, live: newLive(cfg.Keys)}
 	h.keys = make([]string, 0, cfg.Keys)
-	h.scripts = make([]*chaos.Script, 0, cfg.Keys)
+	h.scripts = make([]*tripwiretest.Script, 0, cfg.Keys)
 	h.isActor = make([]bool, 0, cfg.Keys)
 	h.heapBase = liveHeap()
 	for i := range cfg.Keys {
@@ -79,7 +80,7 @@ func newHarness(cfg Config) (*harness, error) {
 // with the configured faults and the key's latency.
 func (h *harness) addKey(i int) error {
 	key := keyName(i)
-	s := chaos.New(chaos.Seed(uint64(i) + h.cfg.Seed*golden))
+	s := tripwiretest.New(tripwiretest.Seed(uint64(i) + h.cfg.Seed*golden))
 	for _, err := range []error{s.FailRate(h.cfg.FailRate), s.HangRate(h.cfg.HangRate), s.Latency(latencies[i%len(latencies)])} {
 		if err != nil {
 			return fmt.Errorf("%w: key %s: %w", ErrSetup, key, err)
@@ -94,19 +95,19 @@ func (h *harness) addKey(i int) error {
 		}
 		target = tripwire.ActorTarget(pid)
 	} else {
-		target = tripwire.FuncTarget(h.counted(s.Wrap(nil)))
+		target = tripwire.Func(h.counted(s.Wrap(nil)))
 	}
 	// Recorded before Register so that shutdown stops a spawned actor even
 	// if Register fails.
 	h.keys, h.scripts, h.isActor = append(h.keys, key), append(h.scripts, s), append(h.isActor, isActor)
-	if err := h.reg.Register(key, target, settings); err != nil {
+	if err := h.reg.Register(context.Background(), key, target, settings); err != nil {
 		return fmt.Errorf("%w: register %s: %w", ErrSetup, key, err)
 	}
 	return nil
 }
 
 // counted wraps a function target to count its concurrent invocations.
-func (h *harness) counted(fn chaos.Func) chaos.Func {
+func (h *harness) counted(fn tripwiretest.Func) tripwiretest.Func {
 	return func(ctx context.Context, msg any) (any, error) {
 		h.peakTarget.observe(h.inTarget.Add(1))
 		defer h.inTarget.Add(-1)

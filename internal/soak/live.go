@@ -1,10 +1,12 @@
 package soak
 
 import (
+	"context"
 	"errors"
 	"slices"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // Live is a view of a run in progress, for a dashboard: Config.Watch gets
@@ -20,12 +22,12 @@ func (l *Live) Registry() *tripwire.Registry { return l.h.reg }
 // Keys returns the run's keys, in order.
 func (l *Live) Keys() []string { return slices.Clone(l.h.keys) }
 
-// Crash crashes key's breaker, as Registry.Crash does, and counts the crash
+// Crash crashes key's breaker, as tripwiretest.Crash does, and counts the crash
 // with the run's own (Report.Crash), so the report's check that every crash
 // restarted its breaker exactly once still holds; a crash made straight
 // through the registry would break it. Once the load is over (the callers
 // stopped) it crashes nothing and returns ErrRunOver. Otherwise its errors
-// are Registry.Crash's: tripwire.ErrInvalidKey, tripwire.ErrUnknownKey,
+// are tripwiretest.Crash's: tripwire.ErrInvalidKey, tripwire.ErrUnknownKey,
 // tripwire.ErrShutdown, ...
 func (l *Live) Crash(key string) error {
 	w := &l.h.watcher
@@ -34,7 +36,7 @@ func (l *Live) Crash(key string) error {
 	if w.over {
 		return ErrRunOver
 	}
-	err := l.h.reg.Crash(key)
+	err := tripwiretest.Crash(context.Background(), l.h.reg, key)
 	switch {
 	case err == nil:
 		w.crashes.Crashes++

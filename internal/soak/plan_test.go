@@ -9,7 +9,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestPlanSaysWhatARunOfFewKeysHas(t *testing.T) {
@@ -101,7 +101,7 @@ func TestPlansSharesAreWhatTheScriptsDo(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Plan: %v", err)
 			}
-			s := chaos.New(chaos.Seed(7))
+			s := tripwiretest.New(tripwiretest.Seed(7))
 			if err := errors.Join(s.FailRate(cfg.FailRate), s.HangRate(cfg.HangRate)); err != nil {
 				t.Fatal(err)
 			}

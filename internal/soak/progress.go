@@ -3,6 +3,8 @@ package soak
 import (
 	"runtime"
 	"time"
+
+	"github.com/tripwire-go/tripwire/internal/hook"
 )
 
 // Progress is where a run stands, as Config.Progress gets it.
@@ -13,7 +15,7 @@ type Progress struct {
 	Late       int64         // answers more than LateSlack past their deadline so far (stalls not yet weighed)
 	MaxOver    time.Duration // the latest answer so far, past its deadline
 	Goroutines int           // runtime.NumGoroutine() now
-	Workers    int           // Registry.Workers() now
+	Workers    int           // the registry's workers (internal/hook) now
 }
 
 // InFlight is the number of calls made and not answered yet.
@@ -31,7 +33,7 @@ func (h *harness) progress(start time.Time) Progress {
 	p.Late = h.live.lates.Load()
 	p.MaxOver = time.Duration(h.live.maxOver.load())
 	p.Goroutines = runtime.NumGoroutine()
-	p.Workers = h.reg.Workers()
+	p.Workers = hook.Workers(h.reg)
 	return p
 }
 

@@ -3,7 +3,7 @@ package soak
 import (
 	"time"
 
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // Report is what a run measured. Violations says which invariants it broke.
@@ -45,12 +45,12 @@ type Report struct {
 	// which the stall probes do not see (see schedLatencies). Reported only.
 	Sched SchedWaits
 
-	Crash    chaos.CrashReport // what CrashEvery did, and Live.Crash
-	Restarts int64             // crash-restarts the breakers counted (Snapshot.Restarts over all keys)
-	Scripts  chaos.Counts      // what the targets did, over all keys
+	Crash    tripwiretest.CrashReport // what CrashEvery did, and Live.Crash
+	Restarts int64                    // crash-restarts the breakers counted (Snapshot.Restarts over all keys)
+	Scripts  tripwiretest.Counts      // what the targets did, over all keys
 
 	PeakInvocations int64 // most function-target invocations at once
-	PeakWorkers     int64 // highest sampled Registry.Workers()
+	PeakWorkers     int64 // highest sampled the registry's workers (internal/hook)
 	PeakGoroutines  int64 // highest sampled runtime.NumGoroutine()
 	Samples         int64 // samples of both
 

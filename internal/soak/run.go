@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // Run makes one run of cfg: it starts a registry of cfg.Keys keys behind
@@ -94,11 +94,11 @@ func (h *harness) run(ctx context.Context) Report {
 
 // crashes starts CrashEvery if the run crashes breakers; stop returns what
 // it did.
-func (h *harness) crashes() (stop func() chaos.CrashReport) {
+func (h *harness) crashes() (stop func() tripwiretest.CrashReport) {
 	if h.cfg.CrashEvery == 0 {
-		return func() chaos.CrashReport { return chaos.CrashReport{ByKey: map[string]int{}} }
+		return func() tripwiretest.CrashReport { return tripwiretest.CrashReport{ByKey: map[string]int{}} }
 	}
-	return chaos.CrashEvery(h.reg, h.cfg.CrashEvery, chaos.Seed(42+h.cfg.Seed*golden))
+	return tripwiretest.CrashEvery(h.reg, h.cfg.CrashEvery, tripwiretest.Seed(42+h.cfg.Seed*golden))
 }
 
 // hold waits for d or for ctx to be done, and reports whether ctx was.

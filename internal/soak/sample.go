@@ -1,11 +1,16 @@
 package soak
 
-import "runtime"
+import (
+	"context"
+	"runtime"
 
-// sample records the peaks of reg.Workers() and of the goroutine count.
+	"github.com/tripwire-go/tripwire/internal/hook"
+)
+
+// sample records the peaks of the registry's workers and of the goroutine count.
 func (h *harness) sample() {
 	h.samples.Add(1)
-	h.maxWorkers.observe(int64(h.reg.Workers()))
+	h.maxWorkers.observe(int64(hook.Workers(h.reg)))
 	h.maxGorout.observe(int64(runtime.NumGoroutine()))
 }
 
@@ -13,7 +18,7 @@ func (h *harness) sample() {
 func (h *harness) restarts() int64 {
 	var n int64
 	for _, k := range h.keys {
-		s, err := h.reg.Snapshot(k)
+		s, err := h.reg.Snapshot(context.Background(), k)
 		if err != nil {
 			h.problem("Snapshot(%s): %v", k, err)
 			continue

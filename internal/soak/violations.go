@@ -2,7 +2,7 @@ package soak
 
 import "fmt"
 
-// WorkerSlack is how far Registry.Workers() may exceed the peak number of
+// WorkerSlack is how far the registry's workers (internal/hook) may exceed the peak number of
 // concurrent function-target invocations. Workers() counts a worker from
 // just before its goroutine starts until it exits; the invocation count
 // counts it only while it is inside the target. The pool starts a worker for

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tripwire-go/tripwire/internal/soak"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // healthyReport is a report that breaks no invariant of cfg.
@@ -15,8 +15,8 @@ func healthyReport(cfg soak.Config) soak.Report {
 	rep.Answers[soak.OK] = 6
 	rep.Answers[soak.Open] = 4
 	rep.PerKey = []soak.Counts{{soak.OK: 2, soak.Open: 4}, {soak.OK: 4}}
-	rep.Scripts = chaos.Counts{Calls: 8}
-	rep.Crash = chaos.CrashReport{Crashes: 3, Errors: 1}
+	rep.Scripts = tripwiretest.Counts{Calls: 8}
+	rep.Crash = tripwiretest.CrashReport{Crashes: 3, Errors: 1}
 	rep.Restarts = 3
 	rep.Samples, rep.PeakInvocations, rep.PeakWorkers = 100, 5, 5+soak.WorkerSlack(cfg)
 	rep.GoroutinesBefore, rep.GoroutinesAfter = 7, 7
@@ -84,7 +84,7 @@ func TestViolationsOfARunWithoutCrashes(t *testing.T) {
 	// Given a run configured without crashes that crashed nothing
 	cfg := soak.Config{Callers: 4, Askers: 1}
 	rep := healthyReport(cfg)
-	rep.Crash, rep.Restarts = chaos.CrashReport{}, 0
+	rep.Crash, rep.Restarts = tripwiretest.CrashReport{}, 0
 	// When it is checked, Then no crash is missed
 	if v := rep.Violations(cfg); len(v) != 0 {
 		t.Fatalf("violations %q, want none", v)

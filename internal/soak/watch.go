@@ -3,14 +3,14 @@ package soak
 import (
 	"sync"
 
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // watcher is what a run's watcher (Config.Watch) did to it.
 type watcher struct {
 	mu      sync.Mutex
-	over    bool              // the load is over: Live.Crash refuses
-	crashes chaos.CrashReport // made through Live.Crash
+	over    bool                     // the load is over: Live.Crash refuses
+	crashes tripwiretest.CrashReport // made through Live.Crash
 }
 
 // watch calls Config.Watch, if set, with a view of the run, and returns the
@@ -27,7 +27,7 @@ func (h *harness) watch() (stop func()) {
 
 // endWatcherCrashes makes Live.Crash refuse from now on, and adds the
 // crashes it made to rep, CrashEvery's report.
-func (h *harness) endWatcherCrashes(rep *chaos.CrashReport) {
+func (h *harness) endWatcherCrashes(rep *tripwiretest.CrashReport) {
 	w := &h.watcher
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -110,7 +110,7 @@ func TestWatchSeesTheRunWhileItGoes(t *testing.T) {
 		grew = poll(5*time.Second, func() bool { first = calls(); return first > 0 }) &&
 			poll(5*time.Second, func() bool { return calls() > first })
 		sawLatency = poll(5*time.Second, func() bool { // the breaker's own statistics
-			s, err := l.Registry().Snapshot("k0002")
+			s, err := l.Registry().Snapshot(context.Background(), "k0002")
 			lat := s.Stats.Latency
 			return err == nil && lat.P50 > 0 && lat.P99 >= lat.P50 && l.h.scripts[2].Counts().Calls > 0
 		})

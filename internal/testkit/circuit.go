@@ -1,16 +1,18 @@
 package testkit
 
 import (
+	"context"
 	"testing"
 	"testing/synctest"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Snapshot returns key's snapshot, failing the test at once on an error.
 func Snapshot(t *testing.T, reg *tripwire.Registry, key string) tripwire.Snapshot {
 	t.Helper()
-	s, err := reg.Snapshot(key)
+	s, err := reg.Snapshot(context.Background(), key)
 	if err != nil {
 		t.Fatalf("Snapshot(%q): %v", key, err)
 	}
@@ -21,7 +23,7 @@ func Snapshot(t *testing.T, reg *tripwire.Registry, key string) tripwire.Snapsho
 // publishes for fast fail and its own snapshot, once every goroutine of the
 // bubble is blocked (so the breaker has finished the turn that answered the
 // last call).
-func WantCircuit(t *testing.T, reg *tripwire.Registry, key string, state tripwire.State, failures int) tripwire.Snapshot {
+func WantCircuit(t *testing.T, reg *tripwire.Registry, key string, state state.State, failures int) tripwire.Snapshot {
 	t.Helper()
 	synctest.Wait()
 	st, err := reg.State(key)

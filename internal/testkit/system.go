@@ -8,6 +8,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/hook"
+	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 // NewSystem returns an actor system that logs nothing and whose dead-letter
@@ -15,7 +17,7 @@ import (
 // behind. It is shut down when tb ends.
 func NewSystem(tb testing.TB) *actor.ActorSystem {
 	tb.Helper()
-	sys := tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+	sys := system.New(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
 	tb.Cleanup(sys.Shutdown)
 	return sys
 }
@@ -24,7 +26,7 @@ func NewSystem(tb testing.TB) *actor.ActorSystem {
 // (cleanups run last-in first-out: before a system from NewSystem stops).
 func Start(tb testing.TB, sys *actor.ActorSystem, opts ...tripwire.Option) *tripwire.Registry {
 	tb.Helper()
-	reg, err := tripwire.Start(sys, opts...)
+	reg, err := tripwire.Start(append([]tripwire.Option{tripwire.WithActorSystem(sys)}, opts...)...)
 	if err != nil {
 		tb.Fatalf("Start: %v", err)
 	}
@@ -39,7 +41,11 @@ func Start(tb testing.TB, sys *actor.ActorSystem, opts ...tripwire.Option) *trip
 // Register registers key, failing the test at once if that fails.
 func Register(tb testing.TB, reg *tripwire.Registry, key string, target tripwire.Target, s tripwire.Settings) {
 	tb.Helper()
-	if err := reg.Register(key, target, s); err != nil {
+	if err := reg.Register(context.Background(), key, target, s); err != nil {
 		tb.Fatalf("Register(%q): %v", key, err)
 	}
 }
+
+// Workers is the number of reg's worker goroutines running function
+// targets, busy or idle (see internal/hook).
+func Workers(reg *tripwire.Registry) int { return hook.Workers(reg) }

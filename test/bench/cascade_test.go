@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // The cascade: 1,000 callers call one dependency in a tight loop, retrying
@@ -96,12 +97,12 @@ func tripwireUnderTest(tb testing.TB) *breakerUnderTest {
 	reg := testkit.Start(tb, sys)
 	d := &dependency{release: make(chan struct{})}
 	cascadeDep = d
-	testkit.Register(tb, reg, "dep", tripwire.FuncTarget(d.serve),
+	testkit.Register(tb, reg, "dep", tripwire.Func(d.serve),
 		tripwire.Settings{Threshold: 5, CallTimeout: cascadeTimeout, OpenTimeout: time.Hour})
 	var mu sync.Mutex
 	var trips []time.Time
-	unsubscribe := reg.Subscribe(func(t tripwire.Transition) {
-		if t.To == tripwire.Open {
+	unsubscribe := reg.Subscribe(func(t state.Transition) {
+		if t.To == state.Open {
 			mu.Lock()
 			trips = append(trips, t.At)
 			mu.Unlock()

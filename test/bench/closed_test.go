@@ -22,7 +22,7 @@ func setupClosedActor(tb testing.TB) *tripwire.Registry {
 // front of a function that returns its message.
 func setupClosedFunc(tb testing.TB) *tripwire.Registry {
 	reg := testkit.Start(tb, testkit.NewSystem(tb))
-	testkit.Register(tb, reg, "echo", tripwire.FuncTarget(echoFunc), tripwire.Settings{CallTimeout: callTimeout})
+	testkit.Register(tb, reg, "echo", tripwire.Func(echoFunc), tripwire.Settings{CallTimeout: callTimeout})
 	return reg
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // The benchmarks are only comparable if each setup is in the state it
@@ -28,7 +29,7 @@ func TestClosedSetupsAnswerTheMessage(t *testing.T) {
 			if err != nil || v != any(msg) {
 				t.Fatalf("got (%v, %v), want (%v, nil)", v, err, msg)
 			}
-			if st, err := reg.State("echo"); err != nil || st != tripwire.Closed {
+			if st, err := reg.State("echo"); err != nil || st != state.Closed {
 				t.Fatalf("state (%v, %v), want closed", st, err)
 			}
 		})

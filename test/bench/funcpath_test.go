@@ -72,7 +72,7 @@ func (rt *roundTrip) call(m any) any {
 // goroutine a call, whose stack start that setting changes.
 func BenchmarkFuncPathInterleaved(b *testing.B) {
 	reg := testkit.Start(b, testkit.NewSystem(b))
-	testkit.Register(b, reg, "echo", tripwire.FuncTarget(echoFunc), tripwire.Settings{CallTimeout: callTimeout})
+	testkit.Register(b, reg, "echo", tripwire.Func(echoFunc), tripwire.Settings{CallTimeout: callTimeout})
 	cb := gobreaker.NewCircuitBreaker[any](gobreaker.Settings{Name: "echo"})
 	rt := newRoundTrip(b)
 	ctx := context.Background()

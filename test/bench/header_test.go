@@ -7,6 +7,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/remoting"
 )
 
 // setupHeader is echoKey with a second key, "header", in front of the same
@@ -14,7 +15,7 @@ import (
 // their sender (the default), "header" in a DeadlineHeader too.
 func setupHeader(b *testing.B) *tripwire.Registry {
 	_, pid, reg := echoKey(b)
-	testkit.Register(b, reg, "header", tripwire.WithDeadlineHeader(tripwire.ActorTarget(pid)),
+	testkit.Register(b, reg, "header", remoting.WithDeadlineHeader(tripwire.ActorTarget(pid)),
 		tripwire.Settings{CallTimeout: callTimeout})
 	return reg
 }

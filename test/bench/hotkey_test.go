@@ -36,7 +36,7 @@ const hotKeyCalls = 200_000
 // that does not grow with callers.
 func BenchmarkHotKey(b *testing.B) {
 	reg := testkit.Start(b, testkit.NewSystem(b))
-	testkit.Register(b, reg, "echo", tripwire.FuncTarget(echoFunc), tripwire.Settings{CallTimeout: callTimeout})
+	testkit.Register(b, reg, "echo", tripwire.Func(echoFunc), tripwire.Settings{CallTimeout: callTimeout})
 	cb := gobreaker.NewCircuitBreaker[any](gobreaker.Settings{Name: "echo"})
 	ctx := context.Background()
 	hotKey(b, []side{

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // The cost of observability on the call path: the same Call with no
@@ -72,7 +73,7 @@ func obsRegistry(tb testing.TB, v obsVariant) (*tripwire.Registry, *metric.Manua
 // of obsEcho.
 func obsClosed(tb testing.TB, v obsVariant) (*tripwire.Registry, *metric.ManualReader) {
 	reg, reader := obsRegistry(tb, v)
-	if err := reg.Register("echo", tripwire.FuncTarget(obsEcho), tripwire.Settings{CallTimeout: 5 * time.Second}); err != nil {
+	if err := reg.Register(context.Background(), "echo", tripwire.Func(obsEcho), tripwire.Settings{CallTimeout: 5 * time.Second}); err != nil {
 		tb.Fatalf("Register: %v", err)
 	}
 	return reg, reader
@@ -82,7 +83,7 @@ func obsClosed(tb testing.TB, v obsVariant) (*tripwire.Registry, *metric.ManualR
 func obsOpen(tb testing.TB, v obsVariant) (*tripwire.Registry, *metric.ManualReader) {
 	reg, reader := obsRegistry(tb, v)
 	fail := func(context.Context, any) (any, error) { return nil, obsErr }
-	if err := reg.Register("down", tripwire.FuncTarget(fail),
+	if err := reg.Register(context.Background(), "down", tripwire.Func(fail),
 		tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour, CallTimeout: 5 * time.Second}); err != nil {
 		tb.Fatalf("Register: %v", err)
 	}
@@ -90,7 +91,7 @@ func obsOpen(tb testing.TB, v obsVariant) (*tripwire.Registry, *metric.ManualRea
 		tb.Fatalf("tripping call: got %v, want %v", err, obsErr)
 	}
 	// The breaker publishes Open before it answers the tripping call.
-	if st, err := reg.State("down"); err != nil || st != tripwire.Open {
+	if st, err := reg.State("down"); err != nil || st != state.Open {
 		tb.Fatalf("state (%v, %v), want open", st, err)
 	}
 	return reg, reader

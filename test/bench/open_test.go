@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 var errBoom = errors.New("boom")
@@ -19,7 +20,7 @@ var errBoom = errors.New("boom")
 func setupOpen(tb testing.TB) *tripwire.Registry {
 	reg := testkit.Start(tb, testkit.NewSystem(tb))
 	fail := func(context.Context, any) (any, error) { return nil, errBoom }
-	testkit.Register(tb, reg, "down", tripwire.FuncTarget(fail),
+	testkit.Register(tb, reg, "down", tripwire.Func(fail),
 		tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour, CallTimeout: callTimeout})
 	if _, err := reg.Call(context.Background(), "down", msg); !errors.Is(err, errBoom) {
 		tb.Fatalf("tripping call: got %v, want %v", err, errBoom)
@@ -30,7 +31,7 @@ func setupOpen(tb testing.TB) *tripwire.Registry {
 		if err != nil {
 			tb.Fatalf("State: %v", err)
 		}
-		if st == tripwire.Open {
+		if st == state.Open {
 			return reg
 		}
 		if time.Now().After(limit) {

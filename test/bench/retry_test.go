@@ -11,6 +11,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // retryCallers is how many callers retry ErrOpen without pausing.
@@ -47,7 +48,7 @@ func tightRetryScenario(tb testing.TB) (last, median float64) {
 	reg := testkit.Start(tb, sys)
 	var hung atomic.Bool
 	release := make(chan struct{})
-	target := tripwire.FuncTarget(func(ctx context.Context, m any) (any, error) {
+	target := tripwire.Func(func(ctx context.Context, m any) (any, error) {
 		if hung.Load() {
 			select {
 			case <-release:
@@ -59,8 +60,8 @@ func tightRetryScenario(tb testing.TB) (last, median float64) {
 	})
 	testkit.Register(tb, reg, "dep", target, tripwire.Settings{Threshold: 5, CallTimeout: 50 * time.Millisecond, OpenTimeout: time.Hour})
 	tripped := make(chan time.Time, 1)
-	defer reg.Subscribe(func(t tripwire.Transition) {
-		if t.To == tripwire.Open {
+	defer reg.Subscribe(func(t state.Transition) {
+		if t.To == state.Open {
 			select {
 			case tripped <- t.At:
 			default:

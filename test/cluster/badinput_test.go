@@ -54,7 +54,7 @@ func TestNotSerializable(t *testing.T) {
 	}
 	// When a caller calls it with nil, or CallAs with a string
 	_, errNil := reg.Call(ctx, "echo", nil)
-	_, errAs := tripwire.CallAs[*wrapperspb.StringValue](ctx, reg, "echo", "trois")
+	_, errAs := tripwire.Key[any, *wrapperspb.StringValue](reg, "echo").Call(ctx, "trois")
 
 	// Then nil is ErrInvalidMessage and the string ErrNotSerializable
 	if !errors.Is(errNil, tripwire.ErrInvalidMessage) {
@@ -116,7 +116,7 @@ func TestUnknownKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := reg.Register("ghost", target, tripwire.Settings{CallTimeout: 10 * time.Second}); err != nil {
+	if err := reg.Register(context.Background(), "ghost", target, tripwire.Settings{CallTimeout: 10 * time.Second}); err != nil {
 		t.Fatalf("Register: %v", err)
 	}
 

@@ -11,8 +11,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/cluster/clusterproviders/test"
-
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 // testCluster is the package's cluster: member a, in this process, which
@@ -64,7 +63,7 @@ func startCluster() (*testCluster, error) {
 	name := fmt.Sprintf("tripwire-test-%d", os.Getpid())
 	agent := test.NewInMemAgent()
 	tc := &testCluster{name: name, agent: agent,
-		a: newMember(name, agent, tripwire.NewActorSystem(nil, systemOptions...))}
+		a: newMember(name, agent, system.New(nil, systemOptions...))}
 	tc.a.start()
 	b, err := tc.add()
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 
 // A call to a grain carries its deadline in the message header, as an ask
 // to an actor target does, wherever the grain lives: a grain kind behind
-// tripwire.ShedExpired drops a call whose caller has had ErrTimeout.
+// remoting.ShedExpired drops a call whose caller has had ErrTimeout.
 func TestGrainSeesTheCallDeadline(t *testing.T) {
 	tc := clusterFor(t)
 	for _, host := range []struct{ name, addr string }{
@@ -29,7 +29,7 @@ func TestGrainSeesTheCallDeadline(t *testing.T) {
 			want := time.Now().Add(3 * time.Second)
 			ctx, cancel := context.WithDeadline(context.Background(), want)
 			defer cancel()
-			v, err := tripwire.CallAs[*wrapperspb.StringValue](ctx, reg, "deadline", wrapperspb.String(deadline))
+			v, err := tripwire.Key[any, *wrapperspb.StringValue](reg, "deadline").Call(ctx, wrapperspb.String(deadline))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,9 +8,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/tripwire-go/tripwire/remoting"
 	"google.golang.org/protobuf/types/known/wrapperspb"
-
-	"github.com/tripwire-go/tripwire"
 )
 
 // echoKind is the grain kind every member hosts.
@@ -53,7 +52,7 @@ func (e *echo) Receive(ctx actor.Context) {
 		ctx.Respond(errGrain)
 		return
 	case deadline:
-		ctx.Respond(wrapperspb.String(deadline + " " + ctx.MessageHeader().Get(tripwire.DeadlineHeader)))
+		ctx.Respond(wrapperspb.String(deadline + " " + ctx.MessageHeader().Get(remoting.DeadlineHeader)))
 		return
 	}
 	if to, ok := strings.CutPrefix(m.GetValue(), holdPrefix); ok {

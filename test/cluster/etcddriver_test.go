@@ -84,7 +84,7 @@ func (d *driver) do(cmd []string) string {
 
 func (d *driver) register(key, id, threshold, open, call string, failover bool) string {
 	if d.reg == nil {
-		reg, err := tripwire.Start(d.c.ActorSystem)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(d.c.ActorSystem))
 		if err != nil {
 			return "err " + err.Error()
 		}
@@ -114,7 +114,7 @@ func (d *driver) register(key, id, threshold, open, call string, failover bool) 
 		target, err = grain.Target(d.c, echoKind, id)
 	}
 	if err == nil {
-		err = d.reg.Register(key, target, s)
+		err = d.reg.Register(context.Background(), key, target, s)
 	}
 	if err != nil {
 		return "err " + err.Error()

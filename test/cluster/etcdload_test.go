@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // load is callers that keep calling one key of a registry, and what came
@@ -24,7 +25,7 @@ type load struct {
 
 	mu    sync.Mutex
 	calls []call
-	trans []tripwire.Transition
+	trans []state.Transition
 }
 
 // call is how one call ended: when, as what, answered from which member.
@@ -42,7 +43,7 @@ const (
 func startLoad(reg *tripwire.Registry, key string) *load {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &load{key: key, cancel: cancel}
-	l.unsubscribe = reg.Subscribe(func(t tripwire.Transition) {
+	l.unsubscribe = reg.Subscribe(func(t state.Transition) {
 		if t.Key == key {
 			l.mu.Lock()
 			l.trans = append(l.trans, t)
@@ -93,7 +94,7 @@ func (l *load) stats(fault time.Time, oldHost string) string {
 	defer l.mu.Unlock()
 	open, reason := "none", "none"
 	for _, t := range l.trans {
-		if t.To == tripwire.Open && !t.At.Before(fault) {
+		if t.To == state.Open && !t.At.Before(fault) {
 			open, reason = t.At.Sub(fault).Round(time.Millisecond).String(), string(t.Reason)
 			break
 		}

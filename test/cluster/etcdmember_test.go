@@ -18,8 +18,8 @@ import (
 	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
 	"github.com/asynkron/protoactor-go/remote"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/etcdprovider"
+	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 // The members of the etcd tests all run in child processes, the registry's
@@ -54,7 +54,7 @@ func runEtcdMember(spec string) int {
 	}
 	left := &leaving{Provider: p}
 	quiet := actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) })
-	sys := tripwire.NewActorSystem(nil, append(slices.Clone(systemOptions), quiet)...)
+	sys := system.New(nil, append(slices.Clone(systemOptions), quiet)...)
 	cfg := cluster.Configure(s.Cluster, left, disthash.New(), remote.Configure("127.0.0.1", 0), cluster.WithKinds(echoKindOf()))
 	cfg.GossipInterval = time.Hour // membership comes from etcd; see newMember
 	c := cluster.New(sys, cfg)

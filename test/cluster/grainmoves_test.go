@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // When the member a grain lives on leaves, the call waiting on the grain
@@ -62,7 +63,7 @@ func grainMoves(t *testing.T, tc *testCluster, depart func(*peer)) {
 		t.Fatalf("held call still waiting %v after b began to leave", timeout/2)
 	}
 	// And the breaker is open: the next call gets ErrOpen at once
-	if st := snapshot(t, reg, "echo"); st.State != tripwire.Open {
+	if st := snapshot(t, reg, "echo"); st.State != state.Open {
 		t.Fatalf("state %v after the grain's member left, want open", st.State)
 	}
 	if _, err := reg.Call(ctx, "echo", wrapperspb.String("allô")); !errors.Is(err, tripwire.ErrOpen) {
@@ -98,7 +99,7 @@ func grainMoves(t *testing.T, tc *testCluster, depart func(*peer)) {
 	if addr, n := echoReply(t, reply); addr != host || n != 1 {
 		t.Fatalf("reply from %s #%d, want %s #1: a new activation where the grain lives now", addr, n, host)
 	}
-	if st := snapshot(t, reg, "echo"); st.State != tripwire.Closed || st.Failures != 0 {
+	if st := snapshot(t, reg, "echo"); st.State != state.Closed || st.Failures != 0 {
 		t.Fatalf("snapshot %+v after the probe, want closed, 0 failures", st)
 	}
 

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // A grain that stops while a call waits on it fails that call at once with
@@ -56,7 +57,7 @@ func TestGrainStops(t *testing.T) {
 				t.Fatalf("held call still waiting %v after its grain stopped", timeout/2)
 			}
 			// And it counted as one failure; the breaker stays closed
-			if st := snapshot(t, reg, "echo"); st.State != tripwire.Closed || st.Failures != 1 || st.InFlight != 0 {
+			if st := snapshot(t, reg, "echo"); st.State != state.Closed || st.Failures != 1 || st.InFlight != 0 {
 				t.Fatalf("snapshot %+v, want closed, 1 failure, 0 in flight", st)
 			}
 
@@ -77,7 +78,7 @@ func TestGrainStops(t *testing.T) {
 			if addr, n := echoReply(t, v); addr != host.addr || n != 1 {
 				t.Fatalf("reply from %s #%d, want %s #1 (a new activation)", addr, n, host.addr)
 			}
-			if st := snapshot(t, reg, "echo"); st.State != tripwire.Closed || st.Failures != 0 {
+			if st := snapshot(t, reg, "echo"); st.State != state.Closed || st.Failures != 0 {
 				t.Fatalf("snapshot %+v, want closed, 0 failures", st)
 			}
 		})

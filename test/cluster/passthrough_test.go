@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // A closed breaker in front of a grain passes the call to the grain,
@@ -44,7 +45,7 @@ func TestPassThrough(t *testing.T) {
 			}
 
 			// When a caller calls it with CallAs
-			s, err := tripwire.CallAs[*wrapperspb.StringValue](ctx, reg, "echo", wrapperspb.String("encore"))
+			s, err := tripwire.Key[any, *wrapperspb.StringValue](reg, "echo").Call(ctx, wrapperspb.String("encore"))
 
 			// Then it gets the reply typed, from the same activation
 			if err != nil {
@@ -55,7 +56,7 @@ func TestPassThrough(t *testing.T) {
 			}
 
 			// When a caller asks for another reply type
-			_, err = tripwire.CallAs[*wrapperspb.Int64Value](ctx, reg, "echo", wrapperspb.String("nombre"))
+			_, err = tripwire.Key[any, *wrapperspb.Int64Value](reg, "echo").Call(ctx, wrapperspb.String("nombre"))
 
 			// Then it gets ErrUnexpectedReply
 			if !errors.Is(err, tripwire.ErrUnexpectedReply) {
@@ -63,7 +64,7 @@ func TestPassThrough(t *testing.T) {
 			}
 
 			// And the breaker is closed with nothing counted against the grain
-			if st := snapshot(t, reg, "echo"); st.State != tripwire.Closed || st.Failures != 0 || st.InFlight != 0 {
+			if st := snapshot(t, reg, "echo"); st.State != state.Closed || st.Failures != 0 || st.InFlight != 0 {
 				t.Fatalf("snapshot %+v, want closed, 0 failures, 0 in flight", st)
 			}
 		})

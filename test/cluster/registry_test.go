@@ -12,7 +12,7 @@ import (
 // down (before the cluster's cleanup, which was registered earlier).
 func newRegistry(t *testing.T, tc *testCluster) *tripwire.Registry {
 	t.Helper()
-	reg, err := tripwire.Start(tc.a.system())
+	reg, err := tripwire.Start(tripwire.WithActorSystem(tc.a.system()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func register(t *testing.T, tc *testCluster, reg *tripwire.Registry, key, id str
 	t.Helper()
 	target, err := grain.Target(tc.a.c, echoKind, id)
 	if err == nil {
-		err = reg.Register(key, target, s)
+		err = reg.Register(context.Background(), key, target, s)
 	}
 	if err != nil {
 		t.Fatalf("Register(%q, grain.Target(%q, %q)): %v", key, echoKind, id, err)
@@ -40,7 +40,7 @@ func register(t *testing.T, tc *testCluster, reg *tripwire.Registry, key, id str
 // snapshot is key's breaker as it is now.
 func snapshot(t *testing.T, reg *tripwire.Registry, key string) tripwire.Snapshot {
 	t.Helper()
-	s, err := reg.Snapshot(key)
+	s, err := reg.Snapshot(context.Background(), key)
 	if err != nil {
 		t.Fatalf("Snapshot(%q): %v", key, err)
 	}

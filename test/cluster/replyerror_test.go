@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // A grain that answers with a Go error value fails the call with that error,
@@ -40,7 +41,7 @@ func TestGrainRepliesError(t *testing.T) {
 			if !errors.Is(err, c.want) {
 				t.Fatalf("Call: %v, want %v", err, c.want)
 			}
-			if st := snapshot(t, reg, "echo"); st.State != tripwire.Closed || st.Failures != 1 {
+			if st := snapshot(t, reg, "echo"); st.State != state.Closed || st.Failures != 1 {
 				t.Fatalf("snapshot %+v, want closed, 1 failure", st)
 			}
 		})

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 const dashboardFile = "../../docs/grafana/tripwire.json"
@@ -27,7 +28,7 @@ var errDown = errors.New("down")
 
 // target answers "ok", fails "fail", and holds "hang" until its call is
 // given up.
-var target = tripwire.FuncTarget(func(ctx context.Context, msg any) (any, error) {
+var target = tripwire.Func(func(ctx context.Context, msg any) (any, error) {
 	switch msg {
 	case "fail":
 		return nil, errDown
@@ -79,7 +80,7 @@ func scrapeAfterEveryKindOfCall(t *testing.T) string {
 		if r := testkit.Await(t, done); !errors.Is(r.Err, context.Canceled) {
 			t.Fatalf("cancelled call: %v", r.Err)
 		}
-		if err := e.Reg.Crash("ledger"); err != nil { // a restart
+		if err := tripwiretest.Crash(context.Background(), e.Reg, "ledger"); err != nil { // a restart
 			t.Fatal(err)
 		}
 		synctest.Wait()

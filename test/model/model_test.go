@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // This file is the reference model: plain Go, no actors, no goroutines, no
@@ -166,7 +166,7 @@ func (f force) String() string { return [...]string{"Reset", "ForceOpen", "Force
 type breakerModel struct {
 	key      string
 	s        settings
-	state    tripwire.State
+	state    state.State
 	failures int
 	// gen changes on every transition and every crash; a call's outcome
 	// counts only if the call was admitted in the current gen.
@@ -263,7 +263,7 @@ func (m *model) register(key string, s settings) kind {
 	case m.breakers[key] != nil:
 		return gotDuplicateKey
 	}
-	b := &breakerModel{key: key, s: s, state: tripwire.Closed, gen: m.newGen()}
+	b := &breakerModel{key: key, s: s, state: state.Closed, gen: m.newGen()}
 	m.breakers[key] = b
 	m.started(b)
 	return gotNil
@@ -294,10 +294,10 @@ func (m *model) crash(key string) kind {
 	}
 	b := m.breakers[key]
 	m.wake(b)
-	if b.state == tripwire.Open && !b.retryAt.IsZero() {
+	if b.state == state.Open && !b.retryAt.IsZero() {
 		m.ghosts = append(m.ghosts, b.retryAt)
 	}
-	b.state, b.failures, b.probes, b.passed, b.forced = tripwire.Closed, 0, 0, 0, notForced
+	b.state, b.failures, b.probes, b.passed, b.forced = state.Closed, 0, 0, 0, notForced
 	b.openedAt, b.retryAt = time.Time{}, time.Time{}
 	b.reopens, b.outcomes = 0, nil
 	b.gen = m.newGen()
@@ -335,8 +335,8 @@ func (m *model) watch(b *breakerModel) {
 // forced; its dead target has no call waiting for a reply.
 func (m *model) targetDown(b *breakerModel) {
 	b.watching, b.lastActive = false, m.now
-	if b.state != tripwire.Open && b.forced == notForced {
-		if b.state == tripwire.HalfOpen {
+	if b.state != state.Open && b.forced == notForced {
+		if b.state == state.HalfOpen {
 			b.reopens++
 		} else {
 			b.reopens = 0
@@ -370,7 +370,7 @@ func (m *model) shutdownAll() (kind, time.Time) {
 // retire answers every call b has in flight with res now and remembers the
 // instants its timers were due.
 func (m *model) retire(b *breakerModel, res kind) {
-	if b.state == tripwire.Open && !b.retryAt.IsZero() {
+	if b.state == state.Open && !b.retryAt.IsZero() {
 		m.ghosts = append(m.ghosts, b.retryAt)
 	}
 	for _, c := range m.calls {
@@ -399,9 +399,9 @@ func (m *model) admits(key string) bool {
 // one, even if passed reaches a HalfOpenProbes that Update lowered.
 func (b *breakerModel) rejecting() bool {
 	switch b.state {
-	case tripwire.Open:
+	case state.Open:
 		return true
-	case tripwire.HalfOpen:
+	case state.HalfOpen:
 		return b.probes > 0 && b.probes+b.passed >= b.s.probes
 	}
 	return false
@@ -465,7 +465,7 @@ func (m *model) call(id int, key string, beh behaviour, ctxTimeout time.Duration
 			m.tally["ErrOpen from a woken breaker"]++
 			return c
 		}
-		if b.state == tripwire.HalfOpen {
+		if b.state == state.HalfOpen {
 			b.probes++
 			m.tally["probe"]++
 		}
@@ -497,7 +497,7 @@ func (m *model) cancel(c *callModel) {
 	m.answer(c, gotCanceled)
 	b.lastActive = m.now
 	m.tally["cancel"]++
-	if c.gen == b.gen && b.state == tripwire.HalfOpen && b.probes > 0 {
+	if c.gen == b.gen && b.state == state.HalfOpen && b.probes > 0 {
 		b.probes--
 		m.tally["probe withdrawn"]++
 	}
@@ -557,7 +557,7 @@ func (m *model) record(b *breakerModel, gen uint64, o outcome, now time.Time) {
 		m.tally["ignored outcome"]++
 	}
 	switch b.state {
-	case tripwire.Closed:
+	case state.Closed:
 		if o == ignoredOutcome {
 			return
 		}
@@ -590,7 +590,7 @@ func (m *model) record(b *breakerModel, gen uint64, o outcome, now time.Time) {
 			b.reopens = 0
 			m.trip(b, now)
 		}
-	case tripwire.HalfOpen:
+	case state.HalfOpen:
 		if b.probes == 0 {
 			return
 		}
@@ -617,7 +617,7 @@ func (m *model) record(b *breakerModel, gen uint64, o outcome, now time.Time) {
 // trip opens b at now and starts its recovery timer, stretched by the
 // backoff of b.reopens re-opens: min(Max, OpenTimeout*2^reopens).
 func (m *model) trip(b *breakerModel, now time.Time) {
-	m.moveTo(b, tripwire.Open)
+	m.moveTo(b, state.Open)
 	after := b.s.openTimeout
 	if b.s.backoffMax > 0 {
 		for range b.reopens {
@@ -639,15 +639,15 @@ func (m *model) trip(b *breakerModel, now time.Time) {
 
 // close closes b (failures as they are) and empties its window.
 func (m *model) close(b *breakerModel) {
-	m.moveTo(b, tripwire.Closed)
+	m.moveTo(b, state.Closed)
 	b.openedAt, b.retryAt = time.Time{}, time.Time{}
 	b.outcomes = nil
 }
 
 // moveTo is a transition: a new gen, and no probes. A recovery timer still
 // armed from before changes nothing any more.
-func (m *model) moveTo(b *breakerModel, to tripwire.State) {
-	if b.state == tripwire.Open && !b.retryAt.IsZero() {
+func (m *model) moveTo(b *breakerModel, to state.State) {
+	if b.state == state.Open && !b.retryAt.IsZero() {
 		m.ghosts = append(m.ghosts, b.retryAt)
 	}
 	b.state, b.probes, b.passed = to, 0, 0
@@ -668,7 +668,7 @@ func (m *model) force(key string, f force) kind {
 	switch f {
 	case forcedOpen:
 		b.forced = forcedOpen
-		m.moveTo(b, tripwire.Open)
+		m.moveTo(b, state.Open)
 		b.openedAt, b.retryAt = m.now, time.Time{} // no recovery timer
 	case forcedClosed:
 		b.forced, b.reopens = forcedClosed, 0
@@ -725,7 +725,7 @@ func (m *model) advanceTo(t time.Time) (tie bool) {
 		}
 		for _, k := range m.keys() {
 			b := m.breakers[k]
-			if b.state == tripwire.Open && b.forced != forcedOpen && earlier(b.retryAt) {
+			if b.state == state.Open && b.forced != forcedOpen && earlier(b.retryAt) {
 				next, call, timer, idle = b.retryAt, nil, b, nil
 			}
 			if !b.idleCheck.IsZero() && earlier(b.idleCheck) {
@@ -735,7 +735,7 @@ func (m *model) advanceTo(t time.Time) (tie bool) {
 		switch {
 		case timer != nil:
 			m.now = next
-			m.moveTo(timer, tripwire.HalfOpen)
+			m.moveTo(timer, state.HalfOpen)
 			m.tally["half-open"]++
 		case idle != nil:
 			m.now = next
@@ -771,7 +771,7 @@ func (m *model) advanceTo(t time.Time) (tie bool) {
 func (m *model) checkIdle(b *breakerModel) {
 	idleFor := m.now.Sub(b.lastActive)
 	slots := b.s.maxInFlight == 0 || m.held(b) == 0 // no target still runs a call answered already
-	if b.state == tripwire.Closed && b.forced == notForced && m.inFlight(b) == 0 && slots && idleFor >= b.s.idleTimeout {
+	if b.state == state.Closed && b.forced == notForced && m.inFlight(b) == 0 && slots && idleFor >= b.s.idleTimeout {
 		b.passivated, b.idleCheck = true, time.Time{}
 		m.tally["passivated"]++
 		return
@@ -817,7 +817,7 @@ func (m *model) upcoming() []time.Time {
 		}
 	}
 	for _, b := range m.breakers {
-		if b.state == tripwire.Open && b.forced != forcedOpen {
+		if b.state == state.Open && b.forced != forcedOpen {
 			add(b.retryAt)
 		}
 		add(b.idleCheck)

@@ -14,6 +14,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // The operations of the state machine. Each one draws its inputs, runs
@@ -34,14 +36,14 @@ var errTarget = errors.New("target failed")
 var errIgnored = errors.New("target says: ignore me")
 
 // ignoreClassify is the Settings.Classify of a key drawn with classify.
-func ignoreClassify(_ any, err error) tripwire.Verdict {
+func ignoreClassify(_ any, err error) state.Verdict {
 	switch {
 	case errors.Is(err, errIgnored):
-		return tripwire.Ignore
+		return state.Ignore
 	case err != nil:
-		return tripwire.Failure
+		return state.Failure
 	}
-	return tripwire.Success
+	return state.Success
 }
 
 // job is the message of one call: which call it is and what the target does.
@@ -81,7 +83,7 @@ type machine struct {
 	faults   []string          // what went wrong off the test goroutine
 	// updates are the transitions with reason "updated", as Subscribe
 	// delivered them.
-	updates []tripwire.Transition
+	updates []state.Transition
 
 	steps             int
 	shutdownNotBefore int
@@ -246,14 +248,14 @@ func drawSettings(t *rapid.T) settings {
 }
 
 func (s *machine) register(t *rapid.T, key string, st settings) {
-	target := tripwire.FuncTarget(s.target)
+	target := tripwire.Func(s.target)
 	switch st.target {
 	case actorTarget:
 		target = tripwire.ActorTarget(s.actorPID)
 	case deadTarget:
 		target = tripwire.ActorTarget(s.sys.NewLocalPID("gone-" + key))
 	}
-	err := s.reg.Register(key, target, realSettings(st))
+	err := s.reg.Register(context.Background(), key, target, realSettings(st))
 	synctest.Wait()
 	t.Logf("+%v Register(%q, %v): %v", s.since(time.Now()), key, st, err)
 	want(t, "Register", err, s.m.register(key, st))
@@ -268,12 +270,12 @@ func realSettings(st settings) tripwire.Settings {
 		SlowCall: st.slowCall,
 	}
 	if st.window.size > 0 {
-		rs.Window = tripwire.Window{Size: st.window.size, MinCalls: st.window.minCalls, FailureRate: st.window.rate}
+		rs.Window = state.Window{Size: st.window.size, MinCalls: st.window.minCalls, FailureRate: st.window.rate}
 	}
 	if st.backoffMax > 0 {
 		// Jitter stays 0: it is random inside the breaker and cannot be
 		// modelled to the nanosecond.
-		rs.Backoff = tripwire.Backoff{Multiplier: 2, Max: st.backoffMax}
+		rs.Backoff = state.Backoff{Multiplier: 2, Max: st.backoffMax}
 	}
 	if st.classify {
 		rs.Classify = ignoreClassify
@@ -299,7 +301,7 @@ func (s *machine) Update(t *rapid.T) {
 	s.mu.Lock()
 	before := len(s.updates)
 	s.mu.Unlock()
-	err := s.reg.Update(key, realSettings(st))
+	err := s.reg.Update(context.Background(), key, realSettings(st))
 	synctest.Wait()
 	t.Logf("+%v Update(%q, %v): %v", s.since(s.m.now), key, st, err)
 	want(t, "Update", err, s.m.update(key, st))
@@ -329,7 +331,7 @@ func (s *machine) Register(t *rapid.T) {
 // Unregister removes a key: its calls in flight get ErrShutdown.
 func (s *machine) Unregister(t *rapid.T) {
 	key := rapid.SampledFrom(modelKeys).Draw(t, "key")
-	err := s.reg.Unregister(key)
+	err := s.reg.Unregister(context.Background(), key)
 	synctest.Wait()
 	t.Logf("+%v Unregister(%q): %v", s.since(time.Now()), key, err)
 	want(t, "Unregister", err, s.m.unregister(key))
@@ -341,7 +343,7 @@ func (s *machine) Crash(t *rapid.T) {
 	key := rapid.SampledFrom(modelKeys).Draw(t, "key")
 	n := rapid.SampledFrom([]int{1, 1, 1, 2, 11, 12}).Draw(t, "crashes")
 	for i := range n {
-		err := s.reg.Crash(key)
+		err := tripwiretest.Crash(context.Background(), s.reg, key)
 		synctest.Wait()
 		t.Logf("+%v Crash(%q) #%d: %v", s.since(time.Now()), key, i+1, err)
 		want(t, "Crash", err, s.m.crash(key))
@@ -351,8 +353,8 @@ func (s *machine) Crash(t *rapid.T) {
 		if b := s.m.breakers[key]; err == nil && (b.s.target != deadTarget || b.s.ignoreDown) {
 			// A crashed breaker is back closed with 0 failures at once
 			// (unless it watches a dead target: then it opens at once).
-			snap, err := s.reg.Snapshot(key)
-			if err != nil || snap.State != tripwire.Closed || snap.Failures != 0 {
+			snap, err := s.reg.Snapshot(context.Background(), key)
+			if err != nil || snap.State != state.Closed || snap.Failures != 0 {
 				t.Fatalf("after Crash(%q): %v with %d failures (%v), want closed with 0",
 					key, snap.State, snap.Failures, err)
 			}
@@ -364,10 +366,10 @@ func (s *machine) Crash(t *rapid.T) {
 func (s *machine) Force(t *rapid.T) {
 	key := rapid.SampledFrom(modelKeys).Draw(t, "key")
 	f := rapid.SampledFrom([]force{forcedOpen, forcedClosed, notForced}).Draw(t, "force")
-	op := map[force]func(string) error{
+	op := map[force]func(context.Context, string) error{
 		forcedOpen: s.reg.ForceOpen, forcedClosed: s.reg.ForceClose, notForced: s.reg.Reset,
 	}[f]
-	err := op(key)
+	err := op(context.Background(), key)
 	synctest.Wait()
 	t.Logf("+%v %v(%q): %v", s.since(s.m.now), f, key, err)
 	want(t, f.String(), err, s.m.force(key, f))

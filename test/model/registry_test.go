@@ -21,7 +21,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
 	"github.com/tripwire-go/tripwire/internal/tuning"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // TestRegistryModel runs random sequences of operations against the real
@@ -101,8 +103,8 @@ func TestRegistryModel(t *testing.T) {
 // start creates the actor system and the registry inside the bubble, and
 // registers their shutdown as a cleanup.
 func start(t *rapid.T) *machine {
-	sys := tripwire.NewActorSystem(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
-	reg, err := tripwire.Start(sys)
+	sys := system.New(nil, actor.WithDeadLetterThrottleInterval(10*time.Millisecond))
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -112,8 +114,8 @@ func start(t *rapid.T) *machine {
 	}
 	s.actorPID = s.spawnTargetActor()
 	s.askerPID = sys.Root.Spawn(actor.PropsFromFunc(s.asker))
-	unsubscribe := reg.Subscribe(func(tr tripwire.Transition) {
-		if tr.Reason == tripwire.ReasonUpdated {
+	unsubscribe := reg.Subscribe(func(tr state.Transition) {
+		if tr.Reason == state.ReasonUpdated {
 			s.mu.Lock()
 			s.updates = append(s.updates, tr)
 			s.mu.Unlock()
@@ -226,12 +228,12 @@ func (s *machine) checkCalls(t *rapid.T) {
 func (s *machine) checkKey(t *rapid.T, key string, wake bool) {
 	b := s.m.breakers[key]
 	if b != nil && b.passivated && !wake {
-		if st, err := s.reg.State(key); err != nil || st != tripwire.Closed {
+		if st, err := s.reg.State(key); err != nil || st != state.Closed {
 			t.Fatalf("%q is passivated: State()=%v, %v; want closed", key, st, err)
 		}
 		return
 	}
-	snap, snapErr := s.reg.Snapshot(key) // first: it may wake the key
+	snap, snapErr := s.reg.Snapshot(context.Background(), key) // first: it may wake the key
 	st, stErr := s.reg.State(key)
 	if b == nil {
 		k := gotUnknownKey

@@ -7,14 +7,15 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // openError returns the *OpenError of a call to key, or fails.
-func openError(t *testing.T, reg *tripwire.Registry, key string) *tripwire.OpenError {
+func openError(t *testing.T, reg *tripwire.Registry, key string) *state.OpenError {
 	t.Helper()
 	_, err := call(reg, key, okOp)
-	var oe *tripwire.OpenError
+	var oe *state.OpenError
 	if !errors.As(err, &oe) {
 		t.Fatalf("call to open %q: %v; want *OpenError", key, err)
 	}
@@ -26,10 +27,10 @@ func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
 		// Given a breaker that opens on the first failure for 1s, doubling
 		// that for each re-open up to 10s
 		tr := record(t, e.Reg)
-		s := chaos.New()
+		s := tripwiretest.New()
 		testkit.Register(t, e.Reg, "b", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second,
-			Backoff: tripwire.Backoff{Multiplier: 2, Max: 10 * time.Second},
+			Backoff: state.Backoff{Multiplier: 2, Max: 10 * time.Second},
 		})
 
 		// cycle checks one open period: open until exactly openFor after
@@ -42,16 +43,16 @@ func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
 					oe.RetryAt, oe.RetryAfter, openedAt.Add(openFor), openFor)
 			}
 			time.Sleep(openFor - time.Nanosecond)
-			wantState(t, e.Reg, "b", tripwire.Open)
+			wantState(t, e.Reg, "b", state.Open)
 			time.Sleep(time.Nanosecond)
-			wantState(t, e.Reg, "b", tripwire.HalfOpen)
-			if l := tr.last(t); l.To != tripwire.HalfOpen || !l.At.Equal(openedAt.Add(openFor)) {
+			wantState(t, e.Reg, "b", state.HalfOpen)
+			if l := tr.last(t); l.To != state.HalfOpen || !l.At.Equal(openedAt.Add(openFor)) {
 				t.Fatalf("half-open transition %+v; want at %v", l, openedAt.Add(openFor))
 			}
 		}
 
 		// When the first failure opens it, and every probe fails
-		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		want := []time.Duration{1, 2, 4, 8, 10, 10}
@@ -59,24 +60,24 @@ func TestBackoffDoublesTheOpenTimeUpToMax(t *testing.T) {
 			// Then each open period is twice the last, capped at 10s
 			cycle(sec * time.Second)
 			if i < len(want)-1 {
-				if _, err := call(e.Reg, "b", failOp); !errors.Is(err, chaos.ErrInjected) {
+				if _, err := call(e.Reg, "b", failOp); !errors.Is(err, tripwiretest.ErrInjected) {
 					t.Fatalf("probe %d: %v; want the target's error", i, err)
 				}
-				wantState(t, e.Reg, "b", tripwire.Open)
+				wantState(t, e.Reg, "b", state.Open)
 			}
 		}
 
 		// When a probe succeeds, and a later failure opens the circuit again
 		v, err := call(e.Reg, "b", okOp)
 		wantOK(t, "successful probe", v, err)
-		wantState(t, e.Reg, "b", tripwire.Closed)
-		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, chaos.ErrInjected) {
+		wantState(t, e.Reg, "b", state.Closed)
+		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 
 		// Then the close reset the backoff: open for 1s again, then 2s
 		cycle(time.Second)
-		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := call(e.Reg, "b", failOp); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("probe: %v", err)
 		}
 		cycle(2 * time.Second)
@@ -106,26 +107,26 @@ func TestBackoffJitterStaysWithinBounds(t *testing.T) {
 			maxOpen  = 10 * time.Second
 		)
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "j", chaos.New().Func(nil), tripwire.Settings{
+		testkit.Register(t, e.Reg, "j", tripwiretest.New().Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second,
-			Backoff: tripwire.Backoff{Multiplier: 2, Max: maxOpen, Jitter: 0.2},
+			Backoff: state.Backoff{Multiplier: 2, Max: maxOpen, Jitter: 0.2},
 		})
 
 		// When the circuit opens and re-opens many times
 		seen := map[int]map[time.Duration]bool{}
 		for ep := range episodes {
 			for k := range reopens {
-				if _, err := call(e.Reg, "j", failOp); !errors.Is(err, chaos.ErrInjected) {
+				if _, err := call(e.Reg, "j", failOp); !errors.Is(err, tripwiretest.ErrInjected) {
 					t.Fatalf("episode %d open %d: %v", ep, k, err)
 				}
 				opened := tr.last(t)
-				if opened.To != tripwire.Open || !opened.At.Equal(time.Now()) {
+				if opened.To != state.Open || !opened.At.Equal(time.Now()) {
 					t.Fatalf("episode %d open %d: last transition %+v; want open now", ep, k, opened)
 				}
 				retryAt := openError(t, e.Reg, "j").RetryAt
 				time.Sleep(maxOpen + maxOpen/4) // past any possible open time
 				half := tr.last(t)
-				if half.To != tripwire.HalfOpen {
+				if half.To != state.HalfOpen {
 					t.Fatalf("episode %d open %d: not half-open after %v: %+v", ep, k, maxOpen+maxOpen/4, half)
 				}
 				gap := half.At.Sub(opened.At)
@@ -149,7 +150,7 @@ func TestBackoffJitterStaysWithinBounds(t *testing.T) {
 			}
 			v, err := call(e.Reg, "j", okOp)
 			wantOK(t, "closing probe", v, err)
-			wantState(t, e.Reg, "j", tripwire.Closed)
+			wantState(t, e.Reg, "j", state.Closed)
 		}
 
 		// and the jitter really spreads them

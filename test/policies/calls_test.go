@@ -5,7 +5,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // call makes one call and returns its value and error.
@@ -19,6 +19,6 @@ func goCall(reg *tripwire.Registry, key string, msg any) <-chan testkit.Result {
 }
 
 var (
-	okOp   = chaos.Op{}
-	failOp = chaos.Op{Fail: true}
+	okOp   = tripwiretest.Op{}
+	failOp = tripwiretest.Op{Fail: true}
 )

@@ -9,7 +9,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestCallWithMakesEachKeyOnceWithItsOwnFactory(t *testing.T) {
@@ -37,11 +38,11 @@ func TestCallWithMakesEachKeyOnceWithItsOwnFactory(t *testing.T) {
 		require.Zero(t, registry.runs.Load(), "the registry's factory ran")
 		// When the key exists, CallWith calls it without making it again
 		_, err := e.Reg.CallWith(context.Background(), "host", failOp, given.build)
-		require.ErrorIs(t, err, chaos.ErrInjected)
+		require.ErrorIs(t, err, tripwiretest.ErrInjected)
 		require.EqualValues(t, 1, given.runs.Load())
 		// and the key has the given factory's settings (Threshold 2)
 		_, _ = e.Reg.CallWith(context.Background(), "host", failOp, given.build)
-		wantState(t, e.Reg, "host", tripwire.Open)
+		wantState(t, e.Reg, "host", state.Open)
 	}, tripwire.WithFactory(registry.build))
 }
 
@@ -61,7 +62,7 @@ func TestCallWithFactoryFailureRegistersNothing(t *testing.T) {
 		// and once the factory works again, the next call makes the key
 		f.fail.Store(nil)
 		time.Sleep(time.Second)
-		_, err = e.Reg.CallWith(context.Background(), "host", chaos.Op{}, f.build)
+		_, err = e.Reg.CallWith(context.Background(), "host", tripwiretest.Op{}, f.build)
 		require.NoError(t, err)
 		require.Equal(t, []string{"host"}, e.Reg.Keys())
 	})

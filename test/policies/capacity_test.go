@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -9,13 +10,14 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a key with MaxInFlight 5 and 2 failures counted
-		s := chaos.New()
+		s := tripwiretest.New()
 		testkit.Register(t, e.Reg, "cap", s.Func(nil), tripwire.Settings{
 			Threshold: 10, MaxInFlight: 5, CallTimeout: 10 * time.Second,
 		})
@@ -26,7 +28,7 @@ func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 		start := time.Now()
 		var hung []<-chan testkit.Result
 		for range 5 {
-			hung = append(hung, goCall(e.Reg, "cap", chaos.Op{Hang: true}))
+			hung = append(hung, goCall(e.Reg, "cap", tripwiretest.Op{Hang: true}))
 		}
 		for _, h := range hung {
 			testkit.StillPending(t, h, "hung call")
@@ -49,7 +51,7 @@ func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 			t.Fatalf("overloaded calls reached the target")
 		}
 		// and they count neither as failures nor as successes
-		testkit.WantCircuit(t, e.Reg, "cap", tripwire.Closed, 2)
+		testkit.WantCircuit(t, e.Reg, "cap", state.Closed, 2)
 
 		// When the hung calls time out
 		for _, h := range hung {
@@ -63,7 +65,7 @@ func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 		// Then they count as failures, but their targets, which notice
 		// the end of their context a millisecond late, still hold their
 		// slots: MaxInFlight bounds the calls running in the target
-		testkit.WantCircuit(t, e.Reg, "cap", tripwire.Closed, 7)
+		testkit.WantCircuit(t, e.Reg, "cap", state.Closed, 7)
 		_, err := call(e.Reg, "cap", okOp)
 		wantErr(t, "call while the timed-out targets still run", err, tripwire.ErrOverloaded)
 
@@ -73,13 +75,13 @@ func TestMaxInFlightRejectsAtOnceAndCountsNeitherWay(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 		var more []<-chan testkit.Result
 		for range 5 {
-			more = append(more, goCall(e.Reg, "cap", chaos.Op{After: time.Millisecond}))
+			more = append(more, goCall(e.Reg, "cap", tripwiretest.Op{After: time.Millisecond}))
 		}
 		for _, m := range more {
 			r := testkit.Await(t, m)
 			wantOK(t, "call after the timeouts", r.V, r.Err)
 		}
-		testkit.WantCircuit(t, e.Reg, "cap", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "cap", state.Closed, 0)
 	})
 }
 
@@ -91,10 +93,10 @@ func TestFanInNeverGrowsTheInFlightSetBeyondMaxInFlight(t *testing.T) {
 			waves   = 5
 			perWave = 4000 // the race detector allows 8128 live goroutines
 		)
-		s := chaos.New()
+		s := tripwiretest.New()
 		testkit.Register(t, e.Reg, "hot", s.Func(nil), tripwire.Settings{MaxInFlight: max, CallTimeout: time.Second})
 		var ok, overloaded, other, late, peakInFlight atomic.Int64
-		msg := any(chaos.Op{After: time.Millisecond})
+		msg := any(tripwiretest.Op{After: time.Millisecond})
 
 		// When 20,000 callers arrive, 4,000 at the same instant per wave
 		for w := range waves {
@@ -118,7 +120,7 @@ func TestFanInNeverGrowsTheInFlightSetBeyondMaxInFlight(t *testing.T) {
 						t.Errorf("wave %d: unexpected error %v", w, err)
 					}
 					if i%16 == 0 { // sample the breaker's own count now and then
-						if sn, err := e.Reg.Snapshot("hot"); err == nil {
+						if sn, err := e.Reg.Snapshot(context.Background(), "hot"); err == nil {
 							for p := peakInFlight.Load(); int64(sn.InFlight) > p && !peakInFlight.CompareAndSwap(p, int64(sn.InFlight)); p = peakInFlight.Load() {
 							}
 						}
@@ -145,7 +147,7 @@ func TestFanInNeverGrowsTheInFlightSetBeyondMaxInFlight(t *testing.T) {
 		if late.Load() != 0 {
 			t.Errorf("%d overloaded calls waited before being refused", late.Load())
 		}
-		testkit.WantCircuit(t, e.Reg, "hot", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "hot", state.Closed, 0)
 		if n := testkit.Snapshot(t, e.Reg, "hot").InFlight; n != 0 {
 			t.Errorf("InFlight %d after the fan-in; want 0", n)
 		}

@@ -6,10 +6,11 @@ import (
 	"testing/synctest"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // wantState checks only the published state, which never wakes a key.
-func wantState(t *testing.T, reg *tripwire.Registry, key string, st tripwire.State) {
+func wantState(t *testing.T, reg *tripwire.Registry, key string, st state.State) {
 	t.Helper()
 	synctest.Wait()
 	got, err := reg.State(key)

@@ -1,13 +1,15 @@
 package policies
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // errNotFound is an answer the classifier says counts neither way.
@@ -15,24 +17,24 @@ var errNotFound = errors.New("not found")
 
 // classify ignores errNotFound, fails the value "bad" and every other error,
 // and counts the rest as success.
-func classify(v any, err error) tripwire.Verdict {
+func classify(v any, err error) state.Verdict {
 	switch {
 	case errors.Is(err, errNotFound):
-		return tripwire.Ignore
+		return state.Ignore
 	case err != nil, v == "bad":
-		return tripwire.Failure
+		return state.Failure
 	}
-	return tripwire.Success
+	return state.Success
 }
 
-var ignoredOp = chaos.Op{Err: errNotFound}
+var ignoredOp = tripwiretest.Op{Err: errNotFound}
 
 func TestClassifyIgnoreCountsNeitherWay(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker opening after 3 consecutive failures, whose
 		// classifier ignores errNotFound
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "c", chaos.New().Func(nil), tripwire.Settings{
+		testkit.Register(t, e.Reg, "c", tripwiretest.New().Func(nil), tripwire.Settings{
 			Threshold: 3, OpenTimeout: time.Minute, Classify: classify,
 		})
 
@@ -43,24 +45,24 @@ func TestClassifyIgnoreCountsNeitherWay(t *testing.T) {
 			wantErr(t, "ignored call", err, errNotFound)
 		}
 		// and nothing is counted
-		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "c", state.Closed, 0)
 
 		// When ignored calls come between failures
-		for _, o := range []chaos.Op{failOp, ignoredOp, failOp, ignoredOp, ignoredOp} {
+		for _, o := range []tripwiretest.Op{failOp, ignoredOp, failOp, ignoredOp, ignoredOp} {
 			_, _ = call(e.Reg, "c", o)
 		}
 		// Then they neither count nor reset the consecutive failures
-		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 2)
+		testkit.WantCircuit(t, e.Reg, "c", state.Closed, 2)
 		tr.want(t)
 
 		// When a success value the classifier calls bad comes back
-		v, err := call(e.Reg, "c", chaos.Op{Value: "bad"})
+		v, err := call(e.Reg, "c", tripwiretest.Op{Value: "bad"})
 
 		// Then the caller gets it, and it is the third failure
 		if err != nil || v != "bad" {
 			t.Fatalf("bad value: %v, %v", v, err)
 		}
-		testkit.WantCircuit(t, e.Reg, "c", tripwire.Open, 3)
+		testkit.WantCircuit(t, e.Reg, "c", state.Open, 3)
 		tr.want(t, "closed->open:threshold")
 	})
 }
@@ -69,22 +71,22 @@ func TestIgnoredProbeFreesItsPermit(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker with one probe permit, whose classifier
 		// ignores errNotFound
-		s := chaos.New()
+		s := tripwiretest.New()
 		testkit.Register(t, e.Reg, "c", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, Classify: classify,
 		})
-		if _, err := call(e.Reg, "c", failOp); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := call(e.Reg, "c", failOp); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		time.Sleep(time.Second)
-		wantState(t, e.Reg, "c", tripwire.HalfOpen)
+		wantState(t, e.Reg, "c", state.HalfOpen)
 
 		// When the probe ends with errNotFound
 		_, err := call(e.Reg, "c", ignoredOp)
 		wantErr(t, "ignored probe", err, errNotFound)
 
 		// Then the circuit is still half-open, neither closed nor re-opened
-		wantState(t, e.Reg, "c", tripwire.HalfOpen)
+		wantState(t, e.Reg, "c", state.HalfOpen)
 		// and the next caller gets the permit: it reaches the target and
 		// its success closes the circuit
 		before := s.Counts().Calls
@@ -93,16 +95,16 @@ func TestIgnoredProbeFreesItsPermit(t *testing.T) {
 		if s.Counts().Calls != before+1 {
 			t.Fatalf("the next probe did not reach the target")
 		}
-		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "c", state.Closed, 0)
 	})
 }
 
 func TestPanickingClassifierCountsAFailure(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker whose classifier panics
-		testkit.Register(t, e.Reg, "c", chaos.New().Func(nil), tripwire.Settings{
+		testkit.Register(t, e.Reg, "c", tripwiretest.New().Func(nil), tripwire.Settings{
 			Threshold: 2, OpenTimeout: time.Minute,
-			Classify: func(any, error) tripwire.Verdict { panic("classifier bug") },
+			Classify: func(any, error) state.Verdict { panic("classifier bug") },
 		})
 
 		// When a call succeeds
@@ -110,26 +112,26 @@ func TestPanickingClassifierCountsAFailure(t *testing.T) {
 
 		// Then the caller gets the target's answer, and it counts as a failure
 		wantOK(t, "call", v, err)
-		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "c", state.Closed, 1)
 	})
 }
 
 func TestIsFailureIsTheSimpleForm(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker whose IsFailure says errNotFound is no failure
-		testkit.Register(t, e.Reg, "c", chaos.New().Func(nil), tripwire.Settings{
+		testkit.Register(t, e.Reg, "c", tripwiretest.New().Func(nil), tripwire.Settings{
 			Threshold: 2, OpenTimeout: time.Minute,
 			IsFailure: func(_ any, err error) bool { return err != nil && !errors.Is(err, errNotFound) },
 		})
 
 		// When a failure is followed by errNotFound
 		_, _ = call(e.Reg, "c", failOp)
-		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 1)
+		testkit.WantCircuit(t, e.Reg, "c", state.Closed, 1)
 		_, err := call(e.Reg, "c", ignoredOp)
 
 		// Then the caller gets the error, and it counts as a success
 		wantErr(t, "call", err, errNotFound)
-		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "c", state.Closed, 0)
 	})
 }
 
@@ -140,7 +142,7 @@ func TestIsFailureWithClassifyIsInvalid(t *testing.T) {
 			IsFailure: func(any, error) bool { return true },
 		}
 		// Given no key, When one is registered with IsFailure and Classify
-		err := e.Reg.Register("c", chaos.New().Func(nil), both)
+		err := e.Reg.Register(context.Background(), "c", tripwiretest.New().Func(nil), both)
 
 		// Then Register refuses it and the key does not exist
 		wantErr(t, "Register", err, tripwire.ErrInvalidSettings)
@@ -149,14 +151,14 @@ func TestIsFailureWithClassifyIsInvalid(t *testing.T) {
 		}
 
 		// Given a key with Classify, When Update sets both
-		testkit.Register(t, e.Reg, "c", chaos.New().Func(nil), tripwire.Settings{Threshold: 1, Classify: classify})
-		err = e.Reg.Update("c", both)
+		testkit.Register(t, e.Reg, "c", tripwiretest.New().Func(nil), tripwire.Settings{Threshold: 1, Classify: classify})
+		err = e.Reg.Update(context.Background(), "c", both)
 
 		// Then Update refuses it and the old rules stay: errNotFound is
 		// still ignored, not a failure that would trip Threshold 1
 		wantErr(t, "Update", err, tripwire.ErrInvalidSettings)
 		_, err = call(e.Reg, "c", ignoredOp)
 		wantErr(t, "call", err, errNotFound)
-		testkit.WantCircuit(t, e.Reg, "c", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "c", state.Closed, 0)
 	})
 }

@@ -24,7 +24,7 @@ func TestACallerAfterEveryWaiterLeftGetsAFactoryOfItsOwn(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 			return nil, tripwire.Settings{}, context.Cause(ctx)
 		}
-		return tripwire.FuncTarget(func(context.Context, any) (any, error) { return "made", nil }), tripwire.Settings{}, nil
+		return tripwire.Func(func(context.Context, any) (any, error) { return "made", nil }), tripwire.Settings{}, nil
 	}
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a caller that gives up after 100 ms on a key being made

@@ -10,7 +10,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // factory builds a scripted target for any key, after a pause; fail says
@@ -18,7 +19,7 @@ import (
 type factory struct {
 	runs   atomic.Int64
 	keys   chan string
-	target chaos.Script
+	target tripwiretest.Script
 	fail   atomic.Pointer[string] // "error", "panic", "settings"
 }
 
@@ -91,7 +92,7 @@ func TestFactoryRunsOnceForConcurrentFirstCalls(t *testing.T) {
 		for range 2 {
 			_, _ = call(e.Reg, "new", failOp)
 		}
-		wantState(t, e.Reg, "new", tripwire.Open) // Threshold 2
+		wantState(t, e.Reg, "new", state.Open) // Threshold 2
 	}, tripwire.WithFactory(f.build))
 }
 
@@ -146,7 +147,7 @@ func TestFactoryIsNotAskedForInvalidKeysOrByReaders(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a registry with a factory
 		// When calls name invalid keys
-		for _, key := range []string{"", "a\x00b", strings.Repeat("k", tripwire.MaxKeyLen+1), "\xff"} {
+		for _, key := range []string{"", "a\x00b", strings.Repeat("k", 256+1), "\xff"} {
 			_, err := call(e.Reg, key, okOp)
 			// Then they get ErrInvalidKey
 			wantErr(t, "call", err, tripwire.ErrInvalidKey)
@@ -155,14 +156,15 @@ func TestFactoryIsNotAskedForInvalidKeysOrByReaders(t *testing.T) {
 		if _, err := e.Reg.State("new"); !errors.Is(err, tripwire.ErrUnknownKey) {
 			t.Errorf("State: %v; want ErrUnknownKey", err)
 		}
-		if _, err := e.Reg.Snapshot("new"); !errors.Is(err, tripwire.ErrUnknownKey) {
+		if _, err := e.Reg.Snapshot(context.Background(), "new"); !errors.Is(err, tripwire.ErrUnknownKey) {
 			t.Errorf("Snapshot: %v; want ErrUnknownKey", err)
 		}
-		for name, do := range map[string]func(string) error{
+		crash := func(ctx context.Context, key string) error { return tripwiretest.Crash(ctx, e.Reg, key) }
+		for name, do := range map[string]func(context.Context, string) error{
 			"ForceOpen": e.Reg.ForceOpen, "ForceClose": e.Reg.ForceClose, "Reset": e.Reg.Reset,
-			"Unregister": e.Reg.Unregister, "Crash": e.Reg.Crash,
+			"Unregister": e.Reg.Unregister, "Crash": crash,
 		} {
-			if err := do("new"); !errors.Is(err, tripwire.ErrUnknownKey) {
+			if err := do(context.Background(), "new"); !errors.Is(err, tripwire.ErrUnknownKey) {
 				t.Errorf("%s: %v; want ErrUnknownKey", name, err)
 			}
 		}
@@ -201,7 +203,7 @@ func TestFactoryCallerMayGiveUpWaiting(t *testing.T) {
 
 func TestWithFactoryNil(t *testing.T) {
 	// Given no factory, When Start gets WithFactory(nil)
-	reg, err := tripwire.Start(nil, tripwire.WithFactory(nil))
+	reg, err := tripwire.Start(tripwire.WithFactory(nil))
 
 	// Then it refuses the option
 	if !errors.Is(err, tripwire.ErrInvalidOption) {

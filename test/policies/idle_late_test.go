@@ -9,6 +9,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // TestALateOutcomeDoesNotWakeAPassivatedKey: a target that ignores its
@@ -20,7 +21,7 @@ func TestALateOutcomeDoesNotWakeAPassivatedKey(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a key whose one call timed out while its target runs on,
 		// ignoring its context, for 5 s
-		late := tripwire.FuncTarget(func(context.Context, any) (any, error) {
+		late := tripwire.Func(func(context.Context, any) (any, error) {
 			time.Sleep(5 * time.Second)
 			return "late", nil
 		})
@@ -38,7 +39,7 @@ func TestALateOutcomeDoesNotWakeAPassivatedKey(t *testing.T) {
 		// Then the key sleeps on, and wakes for its next call as ever
 		wantBreakerActors(t, e, "k", 0)
 		s := testkit.Snapshot(t, e.Reg, "k")
-		require.Equal(t, tripwire.Closed, s.State)
+		require.Equal(t, state.Closed, s.State)
 		require.Zero(t, s.InFlight)
 	})
 }

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"testing"
@@ -9,7 +10,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // wantBreakerActors checks how many breaker actors key has in the actor
@@ -26,7 +28,7 @@ func TestIdleBreakerStopsAndTheNextCallStartsIt(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 10s idle timeout, called once 1s after
 		// Register
-		s := chaos.New()
+		s := tripwiretest.New()
 		testkit.Register(t, e.Reg, "idle", s.Func(nil), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		wantBreakerActors(t, e, "idle", 1)
 		advance(time.Second)
@@ -43,7 +45,7 @@ func TestIdleBreakerStopsAndTheNextCallStartsIt(t *testing.T) {
 		if keys := e.Reg.Keys(); len(keys) != 1 || keys[0] != "idle" {
 			t.Fatalf("Keys %v; want [idle]", keys)
 		}
-		wantState(t, e.Reg, "idle", tripwire.Closed)
+		wantState(t, e.Reg, "idle", state.Closed)
 		wantBreakerActors(t, e, "idle", 0) // State does not wake it
 
 		// When the next call comes
@@ -52,7 +54,7 @@ func TestIdleBreakerStopsAndTheNextCallStartsIt(t *testing.T) {
 		// Then it starts the breaker again, closed, and succeeds
 		wantOK(t, "call after passivation", v, err)
 		wantBreakerActors(t, e, "idle", 1)
-		testkit.WantCircuit(t, e.Reg, "idle", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "idle", state.Closed, 0)
 		if n := s.Counts().Calls; n != 2 {
 			t.Fatalf("target reached %d times; want 2", n)
 		}
@@ -60,14 +62,14 @@ func TestIdleBreakerStopsAndTheNextCallStartsIt(t *testing.T) {
 		for range 5 {
 			_, _ = call(e.Reg, "idle", failOp)
 		}
-		wantState(t, e.Reg, "idle", tripwire.Open)
+		wantState(t, e.Reg, "idle", state.Open)
 	})
 }
 
 func TestSnapshotWakesAnIdleBreaker(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker that passivated
-		testkit.Register(t, e.Reg, "idle", chaos.New().Func(nil), tripwire.Settings{IdleTimeout: 10 * time.Second})
+		testkit.Register(t, e.Reg, "idle", tripwiretest.New().Func(nil), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		advance(10 * time.Second)
 		wantBreakerActors(t, e, "idle", 0)
 
@@ -75,7 +77,7 @@ func TestSnapshotWakesAnIdleBreaker(t *testing.T) {
 		s := testkit.Snapshot(t, e.Reg, "idle")
 
 		// Then it answers from a breaker started again, closed
-		if s.State != tripwire.Closed || s.InFlight != 0 {
+		if s.State != state.Closed || s.InFlight != 0 {
 			t.Fatalf("snapshot %+v; want closed, nothing in flight", s)
 		}
 		wantBreakerActors(t, e, "idle", 1)
@@ -86,20 +88,20 @@ func TestOpenOrForcedBreakerNeverPassivates(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		make func(e *testkit.Env) error
-		want tripwire.State
+		want state.State
 	}{
 		{"open", func(e *testkit.Env) error {
 			_, err := call(e.Reg, "idle", failOp)
-			return ignore(err, chaos.ErrInjected)
-		}, tripwire.Open},
-		{"forced open", func(e *testkit.Env) error { return e.Reg.ForceOpen("idle") }, tripwire.Open},
-		{"forced closed", func(e *testkit.Env) error { return e.Reg.ForceClose("idle") }, tripwire.Closed},
+			return ignore(err, tripwiretest.ErrInjected)
+		}, state.Open},
+		{"forced open", func(e *testkit.Env) error { return e.Reg.ForceOpen(context.Background(), "idle") }, state.Open},
+		{"forced closed", func(e *testkit.Env) error { return e.Reg.ForceClose(context.Background(), "idle") }, state.Closed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a breaker with a 10s idle timeout that is open for
 				// an hour, forced open, or forced closed
-				testkit.Register(t, e.Reg, "idle", chaos.New().Func(nil), tripwire.Settings{
+				testkit.Register(t, e.Reg, "idle", tripwiretest.New().Func(nil), tripwire.Settings{
 					Threshold: 1, OpenTimeout: time.Hour, IdleTimeout: 10 * time.Second,
 				})
 				advance(time.Second)
@@ -122,11 +124,11 @@ func TestBreakerWithACallInFlightDoesNotPassivate(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker with a 10s idle timeout, and 3s after Register a
 		// call that hangs until its 25s deadline
-		testkit.Register(t, e.Reg, "idle", chaos.New().Func(nil), tripwire.Settings{
+		testkit.Register(t, e.Reg, "idle", tripwiretest.New().Func(nil), tripwire.Settings{
 			IdleTimeout: 10 * time.Second, CallTimeout: 25 * time.Second,
 		})
 		advance(3 * time.Second)
-		h := goCall(e.Reg, "idle", chaos.Op{Hang: true})
+		h := goCall(e.Reg, "idle", tripwiretest.Op{Hang: true})
 
 		// When it has been idle far longer than 10s, with the call in flight
 		advance(25*time.Second - time.Nanosecond)
@@ -151,7 +153,7 @@ func TestCallsAtThePassivationMomentGetOneAnswerEach(t *testing.T) {
 			rounds    = 40
 			perOffset = 8
 		)
-		s := chaos.New()
+		s := tripwiretest.New()
 		testkit.Register(t, e.Reg, "idle", s.Func(nil), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		// In even rounds callers come at the idle moment (tying with the
 		// breaker's idle check) and just after it; in odd rounds only just
@@ -209,7 +211,7 @@ func TestCallsAtThePassivationMomentGetOneAnswerEach(t *testing.T) {
 		if woken < rounds/2 {
 			t.Fatalf("woken in %d rounds; want at least the %d odd ones", woken, rounds/2)
 		}
-		testkit.WantCircuit(t, e.Reg, "idle", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "idle", state.Closed, 0)
 	})
 }
 
@@ -238,19 +240,19 @@ func TestControlWakesAnIdleBreakerThatThenStays(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker that passivated
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "idle", chaos.New().Func(nil), tripwire.Settings{IdleTimeout: 10 * time.Second})
+		testkit.Register(t, e.Reg, "idle", tripwiretest.New().Func(nil), tripwire.Settings{IdleTimeout: 10 * time.Second})
 		advance(10 * time.Second)
 		wantBreakerActors(t, e, "idle", 0)
 
 		// When it is forced open
-		if err := e.Reg.ForceOpen("idle"); err != nil {
+		if err := e.Reg.ForceOpen(context.Background(), "idle"); err != nil {
 			t.Fatalf("ForceOpen: %v", err)
 		}
 
 		// Then a breaker runs again, open, and stays however long it idles
 		advance(time.Hour)
 		wantBreakerActors(t, e, "idle", 1)
-		wantState(t, e.Reg, "idle", tripwire.Open)
+		wantState(t, e.Reg, "idle", state.Open)
 		tr.want(t, "closed->open:forced_open")
 	})
 }

@@ -27,7 +27,7 @@ func TestAKeyWhoseTargetHoldsASlotIsNotForgotten(t *testing.T) {
 		return "late", nil
 	}
 	factory := func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
-		return tripwire.FuncTarget(stuck), tripwire.Settings{
+		return tripwire.Func(stuck), tripwire.Settings{
 			IdleTimeout: time.Second, CallTimeout: 100 * time.Millisecond, MaxInFlight: 1}, nil
 	}
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {

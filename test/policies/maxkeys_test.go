@@ -11,13 +11,13 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // idleFactory makes, for any key, a target that answers and a breaker that
 // passivates after a second without calls; it counts its runs per key.
 type idleFactory struct {
-	target chaos.Script
+	target tripwiretest.Script
 	runs   map[string]*atomic.Int64
 }
 
@@ -69,7 +69,7 @@ func TestMaxKeysNeverForgetsALiveOrRegisteredKey(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a key the program registered and one the factory made,
 		// both passivated, in a registry bounded at two keys
-		var own chaos.Script
+		var own tripwiretest.Script
 		testkit.Register(t, e.Reg, "own", own.Func(nil), tripwire.Settings{IdleTimeout: time.Second})
 		callOK(t, e.Reg, "made", "made")
 		advance(2 * time.Second)
@@ -91,7 +91,7 @@ func TestMaxKeysNeverForgetsALiveOrRegisteredKey(t *testing.T) {
 		callOK(t, e.Reg, "new", "new still")
 
 		// and so is a Register beyond the bound
-		err = e.Reg.Register("extra", own.Func(nil), tripwire.Settings{})
+		err = e.Reg.Register(context.Background(), "extra", own.Func(nil), tripwire.Settings{})
 		require.ErrorIs(t, err, tripwire.ErrTooManyKeys)
 		require.Equal(t, []string{"new", "own"}, e.Reg.Keys())
 	}, tripwire.WithFactory(f.build), tripwire.WithMaxKeys(2))
@@ -119,7 +119,7 @@ func TestMaxKeysDoesNotForgetAKeyThatWokeUp(t *testing.T) {
 
 func TestWithMaxKeysBelowOneIsInvalid(t *testing.T) {
 	for _, n := range []int{0, -1} {
-		_, err := tripwire.Start(nil, tripwire.WithMaxKeys(n))
+		_, err := tripwire.Start(tripwire.WithMaxKeys(n))
 		if !errors.Is(err, tripwire.ErrInvalidOption) {
 			t.Errorf("WithMaxKeys(%d): %v", n, err)
 		}

@@ -12,19 +12,20 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestOpenErrorSaysWhenToRetry(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a breaker that opens for 7s on the first failure
-		testkit.Register(t, e.Reg, "payments", chaos.New().Func(nil), tripwire.Settings{
+		testkit.Register(t, e.Reg, "payments", tripwiretest.New().Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 7 * time.Second,
 		})
 
 		// When it trips 3s into the test and is called 2s later
 		time.Sleep(3 * time.Second)
-		if _, err := call(e.Reg, "payments", failOp); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := call(e.Reg, "payments", failOp); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		trippedAt := time.Now()
@@ -36,7 +37,7 @@ func TestOpenErrorSaysWhenToRetry(t *testing.T) {
 		if !errors.Is(err, tripwire.ErrOpen) {
 			t.Fatalf("call to open key: %v; want ErrOpen", err)
 		}
-		var oe *tripwire.OpenError
+		var oe *state.OpenError
 		if !errors.As(err, &oe) {
 			t.Fatalf("errors.As(%v, *OpenError) failed", err)
 		}
@@ -62,12 +63,12 @@ func TestOpenErrorSaysWhenToRetry(t *testing.T) {
 func TestRejectedCallsAllocateNothing(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given an open key
-		s := chaos.New()
+		s := tripwiretest.New()
 		testkit.Register(t, e.Reg, "hot", s.Func(nil), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
-		if _, err := call(e.Reg, "hot", failOp); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := call(e.Reg, "hot", failOp); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
-		wantState(t, e.Reg, "hot", tripwire.Open)
+		wantState(t, e.Reg, "hot", state.Open)
 		ctx := context.Background()
 		var msg any = okOp
 		rejected := 0
@@ -96,8 +97,8 @@ func TestRejectedCallsAllocateNothing(t *testing.T) {
 func TestRequestGetsTheOpenError(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given an open key and an actor that calls it with Request
-		testkit.Register(t, e.Reg, "k", chaos.New().Func(nil), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
-		if _, err := call(e.Reg, "k", failOp); !errors.Is(err, chaos.ErrInjected) {
+		testkit.Register(t, e.Reg, "k", tripwiretest.New().Func(nil), tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
+		if _, err := call(e.Reg, "k", failOp); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
 		replies := make(chan *tripwire.Reply, 1)
@@ -124,7 +125,7 @@ func TestRequestGetsTheOpenError(t *testing.T) {
 		case err := <-refused:
 			t.Fatalf("Request refused: %v", err)
 		case r := <-replies:
-			var oe *tripwire.OpenError
+			var oe *state.OpenError
 			if !errors.As(r.Err, &oe) || oe.Key != "k" || oe.RetryAfter != time.Hour {
 				t.Fatalf("reply error %v; want *OpenError for k, RetryAfter 1h", r.Err)
 			}

@@ -8,21 +8,22 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // halfOpenWith3Probes registers key with HalfOpenProbes 3, trips it and
 // waits until it is half-open.
-func halfOpenWith3Probes(t *testing.T, e *testkit.Env, key string, s *chaos.Script) {
+func halfOpenWith3Probes(t *testing.T, e *testkit.Env, key string, s *tripwiretest.Script) {
 	t.Helper()
 	testkit.Register(t, e.Reg, key, s.Func(nil), tripwire.Settings{
 		Threshold: 1, OpenTimeout: time.Second, HalfOpenProbes: 3, CallTimeout: time.Minute,
 	})
-	if _, err := call(e.Reg, key, failOp); !errors.Is(err, chaos.ErrInjected) {
+	if _, err := call(e.Reg, key, failOp); !errors.Is(err, tripwiretest.ErrInjected) {
 		t.Fatalf("tripping call: %v", err)
 	}
 	time.Sleep(time.Second)
-	wantState(t, e.Reg, key, tripwire.HalfOpen)
+	wantState(t, e.Reg, key, state.HalfOpen)
 }
 
 // probes starts n gated calls and waits until they are parked.
@@ -31,7 +32,7 @@ func probes(e *testkit.Env, key string, n int) ([]chan bool, []<-chan testkit.Re
 	results := make([]<-chan testkit.Result, n)
 	for i := range n {
 		gates[i] = make(chan bool, 1)
-		results[i] = goCall(e.Reg, key, chaos.Op{Gate: gates[i]})
+		results[i] = goCall(e.Reg, key, tripwiretest.Op{Gate: gates[i]})
 	}
 	return gates, results
 }
@@ -39,7 +40,7 @@ func probes(e *testkit.Env, key string, n int) ([]chan bool, []<-chan testkit.Re
 func TestHalfOpenAdmitsExactlyThreeProbesAtOnce(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker that admits 3 probes
-		s := chaos.New()
+		s := tripwiretest.New()
 		halfOpenWith3Probes(t, e, "p", s)
 		before := s.Counts().Calls
 
@@ -56,7 +57,7 @@ func TestHalfOpenAdmitsExactlyThreeProbesAtOnce(t *testing.T) {
 		// and a 4th caller gets ErrOpen at once, without reaching it
 		start := time.Now()
 		_, err := call(e.Reg, "p", okOp)
-		var oe *tripwire.OpenError
+		var oe *state.OpenError
 		if !errors.As(err, &oe) || !isOpen(err) {
 			t.Fatalf("4th caller: %v; want *OpenError", err)
 		}
@@ -74,9 +75,9 @@ func TestHalfOpenAdmitsExactlyThreeProbesAtOnce(t *testing.T) {
 				t.Fatalf("probe %d: %v, %v", i, r.V, r.Err)
 			}
 			// Then the circuit closes only after the third
-			want := tripwire.HalfOpen
+			want := state.HalfOpen
 			if i == len(gates)-1 {
-				want = tripwire.Closed
+				want = state.Closed
 			}
 			wantState(t, e.Reg, "p", want)
 		}
@@ -91,7 +92,7 @@ func TestOneFailedProbeOfThreeReopens(t *testing.T) {
 			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a half-open breaker with its 3 probes in flight
 				tr := record(t, e.Reg)
-				s := chaos.New()
+				s := tripwiretest.New()
 				halfOpenWith3Probes(t, e, "p", s)
 				gates, results := probes(e, "p", 3)
 				for _, r := range results {
@@ -103,15 +104,15 @@ func TestOneFailedProbeOfThreeReopens(t *testing.T) {
 					gates[i] <- i != failed
 					r := testkit.Await(t, results[i])
 					if i == failed {
-						wantErr(t, "failed probe", r.Err, chaos.ErrInjected)
+						wantErr(t, "failed probe", r.Err, tripwiretest.ErrInjected)
 					} else if r.Err != nil {
 						t.Fatalf("probe %d: %v", i, r.Err)
 					}
 					// Then the circuit re-opens at the failure and stays
 					// open while the other probes end
-					want := tripwire.HalfOpen
+					want := state.HalfOpen
 					if i >= failed {
-						want = tripwire.Open
+						want = state.Open
 					}
 					wantState(t, e.Reg, "p", want)
 				}
@@ -128,7 +129,7 @@ func TestHungProbeReopensForProbeTimeout(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker (one probe, 2s call timeout)
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "p", chaos.New().Func(nil), tripwire.Settings{
+		testkit.Register(t, e.Reg, "p", tripwiretest.New().Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, CallTimeout: 2 * time.Second,
 		})
 		_, _ = call(e.Reg, "p", failOp)
@@ -136,7 +137,7 @@ func TestHungProbeReopensForProbeTimeout(t *testing.T) {
 
 		// When its probe hangs
 		start := time.Now()
-		probe := goCall(e.Reg, "p", chaos.Op{Hang: true})
+		probe := goCall(e.Reg, "p", tripwiretest.Op{Hang: true})
 
 		// Then other callers are refused meanwhile
 		testkit.StillPending(t, probe, "probe")
@@ -149,7 +150,7 @@ func TestHungProbeReopensForProbeTimeout(t *testing.T) {
 		if d := r.At.Sub(start); d != 2*time.Second {
 			t.Fatalf("probe timed out after %v; want 2s", d)
 		}
-		wantState(t, e.Reg, "p", tripwire.Open)
+		wantState(t, e.Reg, "p", state.Open)
 		tr.want(t, "closed->open:threshold", "open->half_open:open_timeout", "half_open->open:probe_timeout")
 	})
 }
@@ -158,18 +159,18 @@ func TestSlowProbeReopens(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker that counts calls over 100ms as failures
 		tr := record(t, e.Reg)
-		testkit.Register(t, e.Reg, "p", chaos.New().Func(nil), tripwire.Settings{
+		testkit.Register(t, e.Reg, "p", tripwiretest.New().Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, SlowCall: 100 * time.Millisecond,
 		})
 		_, _ = call(e.Reg, "p", failOp)
 		advance(time.Second)
 
 		// When its probe succeeds after 200ms
-		v, err := call(e.Reg, "p", chaos.Op{After: 200 * time.Millisecond})
+		v, err := call(e.Reg, "p", tripwiretest.Op{After: 200 * time.Millisecond})
 
 		// Then the caller has its value, and the circuit re-opens
 		wantOK(t, "slow probe", v, err)
-		wantState(t, e.Reg, "p", tripwire.Open)
+		wantState(t, e.Reg, "p", state.Open)
 		tr.want(t, "closed->open:threshold", "open->half_open:open_timeout", "half_open->open:probe_failed")
 	})
 }
@@ -177,7 +178,7 @@ func TestSlowProbeReopens(t *testing.T) {
 func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a half-open breaker with one probe permit
-		s := chaos.New()
+		s := tripwiretest.New()
 		testkit.Register(t, e.Reg, "p", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: time.Second, CallTimeout: time.Minute,
 		})
@@ -192,7 +193,7 @@ func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
 		for range 50 {
 			go func() {
 				<-start
-				_, err := call(e.Reg, "p", chaos.Op{Gate: gate})
+				_, err := call(e.Reg, "p", tripwiretest.Op{Gate: gate})
 				results <- err
 			}()
 		}
@@ -206,7 +207,7 @@ func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
 		}
 		for range 49 {
 			err := <-results
-			var oe *tripwire.OpenError
+			var oe *state.OpenError
 			if !errors.As(err, &oe) || oe.Key != "p" || !oe.RetryAt.IsZero() {
 				t.Fatalf("refused caller: %v (%+v); want *OpenError for p with no RetryAt", err, oe)
 			}
@@ -215,6 +216,6 @@ func TestCallersRacingForOneProbeGetOpenErrors(t *testing.T) {
 		if err := <-results; err != nil {
 			t.Fatalf("probe: %v", err)
 		}
-		wantState(t, e.Reg, "p", tripwire.Closed)
+		wantState(t, e.Reg, "p", state.Closed)
 	})
 }

@@ -1,11 +1,13 @@
 package policies
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Regression: after a target_down trip the breaker watched the target again
@@ -21,10 +23,10 @@ func TestProbeToRespawnedTargetThatStopsFailsAtOnce(t *testing.T) {
 			OpenTimeout: 5 * time.Second, CallTimeout: 30 * time.Second,
 		})
 		stopService(t, e, pid)
-		wantState(t, e.Reg, "svc", tripwire.Open)
+		wantState(t, e.Reg, "svc", state.Open)
 		pid, _ = spawnService(t, e)
 		advance(5 * time.Second)
-		wantState(t, e.Reg, "svc", tripwire.HalfOpen)
+		wantState(t, e.Reg, "svc", state.HalfOpen)
 		// and a probe the respawned actor will never answer
 		probe := goCall(e.Reg, "svc", &hangMsg{})
 		testkit.StillPending(t, probe, "probe")
@@ -39,7 +41,7 @@ func TestProbeToRespawnedTargetThatStopsFailsAtOnce(t *testing.T) {
 		if d := r.At.Sub(stoppedAt); d != 0 || !isErr(r.Err, tripwire.ErrTargetDown) {
 			t.Fatalf("probe ended %v after the stop with %v; want ErrTargetDown at once", d, r.Err)
 		}
-		wantState(t, e.Reg, "svc", tripwire.Open)
+		wantState(t, e.Reg, "svc", state.Open)
 	})
 }
 
@@ -54,7 +56,7 @@ func TestResetBreakerWatchesRespawnedTarget(t *testing.T) {
 		})
 		stopService(t, e, pid)
 		pid, _ = spawnService(t, e)
-		if err := e.Reg.Reset("svc"); err != nil {
+		if err := e.Reg.Reset(context.Background(), "svc"); err != nil {
 			t.Fatalf("Reset: %v", err)
 		}
 		// and a call the respawned actor will never answer

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"context"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Messages of the service actor.
@@ -83,7 +85,7 @@ func TestTargetDownOpensAtOnceAndFailsCallsInFlight(t *testing.T) {
 		for _, h := range hung {
 			testkit.StillPending(t, h, "hung call")
 		}
-		testkit.WantCircuit(t, e.Reg, "svc", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "svc", state.Closed, 0)
 
 		// When the actor stops
 		stoppedAt := time.Now()
@@ -98,7 +100,7 @@ func TestTargetDownOpensAtOnceAndFailsCallsInFlight(t *testing.T) {
 			}
 		}
 		// and the circuit opens at once for target_down, without failures
-		wantState(t, e.Reg, "svc", tripwire.Open)
+		wantState(t, e.Reg, "svc", state.Open)
 		if l := tr.last(t); !l.At.Equal(stoppedAt) {
 			t.Errorf("opened at %v; want %v", l.At, stoppedAt)
 		}
@@ -117,12 +119,12 @@ func TestTargetDownOpensAtOnceAndFailsCallsInFlight(t *testing.T) {
 		}
 		// and then the probe reaches the respawned actor and closes it
 		time.Sleep(time.Nanosecond)
-		wantState(t, e.Reg, "svc", tripwire.HalfOpen)
+		wantState(t, e.Reg, "svc", state.HalfOpen)
 		echo(t, e, "svc", "probe")
 		if n := again.received.Load(); n != 1 {
 			t.Fatalf("respawned actor got %d messages; want the probe", n)
 		}
-		testkit.WantCircuit(t, e.Reg, "svc", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "svc", state.Closed, 0)
 		tr.want(t, "closed->open:target_down", "open->half_open:open_timeout", "half_open->closed:probe_succeeded")
 	})
 }
@@ -137,11 +139,11 @@ func TestRespawnedTargetIsWatchedAgain(t *testing.T) {
 			OpenTimeout: 5 * time.Second, CallTimeout: 30 * time.Second,
 		})
 		stopService(t, e, pid)
-		wantState(t, e.Reg, "svc", tripwire.Open)
+		wantState(t, e.Reg, "svc", state.Open)
 		pid, _ = spawnService(t, e)
 		advance(5 * time.Second)
 		echo(t, e, "svc", "probe")
-		wantState(t, e.Reg, "svc", tripwire.Closed)
+		wantState(t, e.Reg, "svc", state.Closed)
 		// and a call the respawned actor will never answer
 		h := goCall(e.Reg, "svc", &hangMsg{})
 		testkit.StillPending(t, h, "hung call")
@@ -156,7 +158,7 @@ func TestRespawnedTargetIsWatchedAgain(t *testing.T) {
 		if d := r.At.Sub(stoppedAt); d != 0 {
 			t.Fatalf("hung call failed %v after the stop; want at once", d)
 		}
-		wantState(t, e.Reg, "svc", tripwire.Open)
+		wantState(t, e.Reg, "svc", state.Open)
 		tr.want(t, "closed->open:target_down", "open->half_open:open_timeout",
 			"half_open->closed:probe_succeeded", "closed->open:target_down")
 	})
@@ -173,14 +175,14 @@ func TestTargetDeadAtRegisterOpensAtOnce(t *testing.T) {
 		})
 
 		// Then the circuit opens at once for target_down
-		wantState(t, e.Reg, "svc", tripwire.Open)
+		wantState(t, e.Reg, "svc", state.Open)
 		tr.want(t, "closed->open:target_down")
 
 		// and once the actor exists, the probe closes it
 		spawnService(t, e)
 		advance(5 * time.Second)
 		echo(t, e, "svc", "probe")
-		wantState(t, e.Reg, "svc", tripwire.Closed)
+		wantState(t, e.Reg, "svc", state.Closed)
 	})
 }
 
@@ -206,7 +208,7 @@ func TestIgnoreTargetDownKeepsTheOldBehaviour(t *testing.T) {
 		e.Sys.Root.Stop(pid)
 
 		// Then the circuit stays closed and the calls wait for their deadline
-		wantState(t, e.Reg, "svc", tripwire.Closed)
+		wantState(t, e.Reg, "svc", state.Closed)
 		for _, h := range hung {
 			testkit.StillPending(t, h, "hung call")
 		}
@@ -218,17 +220,17 @@ func TestIgnoreTargetDownKeepsTheOldBehaviour(t *testing.T) {
 			}
 		}
 		// and count as failures
-		testkit.WantCircuit(t, e.Reg, "svc", tripwire.Closed, 3)
+		testkit.WantCircuit(t, e.Reg, "svc", state.Closed, 3)
 		// and each later call finds the target down by itself, until the
 		// threshold opens the circuit
 		for i := range 2 {
 			_, err := call(e.Reg, "svc", &echoMsg{"x"})
 			wantErr(t, "call to the dead target", err, tripwire.ErrTargetDown)
 			if i == 0 {
-				testkit.WantCircuit(t, e.Reg, "svc", tripwire.Closed, 4)
+				testkit.WantCircuit(t, e.Reg, "svc", state.Closed, 4)
 			}
 		}
-		wantState(t, e.Reg, "svc", tripwire.Open)
+		wantState(t, e.Reg, "svc", state.Open)
 		tr.want(t, "closed->open:threshold")
 	})
 }
@@ -242,17 +244,17 @@ func TestReplyJustBeforeTargetStopsKeepsItsValue(t *testing.T) {
 			// Given the actor "svc" with a call it will never answer
 			spawnService(t, e)
 			if round > 0 {
-				if err := e.Reg.Reset("svc"); err != nil {
+				if err := e.Reg.Reset(context.Background(), "svc"); err != nil {
 					t.Fatalf("Reset: %v", err)
 				}
 				echo(t, e, "svc", "hello") // a success: the breaker watches it again
 			}
 			if round == 0 {
-				wantState(t, e.Reg, "svc", tripwire.Open) // it was not there at Register
+				wantState(t, e.Reg, "svc", state.Open) // it was not there at Register
 				advance(time.Second)
 				echo(t, e, "svc", "probe")
 			}
-			wantState(t, e.Reg, "svc", tripwire.Closed)
+			wantState(t, e.Reg, "svc", state.Closed)
 			hung := goCall(e.Reg, "svc", &hangMsg{})
 			testkit.StillPending(t, hung, "hung call")
 
@@ -266,7 +268,7 @@ func TestReplyJustBeforeTargetStopsKeepsItsValue(t *testing.T) {
 			// and the unanswered call fails, and the circuit opens
 			r := testkit.Await(t, hung)
 			wantErr(t, "unanswered call", r.Err, tripwire.ErrTargetDown)
-			wantState(t, e.Reg, "svc", tripwire.Open)
+			wantState(t, e.Reg, "svc", state.Open)
 		}
 	})
 }
@@ -307,6 +309,6 @@ func TestCallsQueuedAtTheStoppedTargetFailAtOnce(t *testing.T) {
 		if n := svc.received.Load(); n != 1 {
 			t.Fatalf("the actor handled %d messages; want 1", n)
 		}
-		wantState(t, e.Reg, "svc", tripwire.Open)
+		wantState(t, e.Reg, "svc", state.Open)
 	})
 }

@@ -8,17 +8,18 @@ import (
 	"testing/synctest"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // transitions records every transition the registry publishes.
 type transitions struct {
 	mu   sync.Mutex
-	list []tripwire.Transition
+	list []state.Transition
 }
 
 func record(t *testing.T, reg *tripwire.Registry) *transitions {
 	tr := &transitions{}
-	stop := reg.Subscribe(func(x tripwire.Transition) {
+	stop := reg.Subscribe(func(x state.Transition) {
 		tr.mu.Lock()
 		tr.list = append(tr.list, x)
 		tr.mu.Unlock()
@@ -28,15 +29,15 @@ func record(t *testing.T, reg *tripwire.Registry) *transitions {
 }
 
 // all returns the transitions delivered so far, once deliveries settled.
-func (tr *transitions) all() []tripwire.Transition {
+func (tr *transitions) all() []state.Transition {
 	synctest.Wait()
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	return append([]tripwire.Transition(nil), tr.list...)
+	return append([]state.Transition(nil), tr.list...)
 }
 
 // last returns the latest transition, or fails if there is none.
-func (tr *transitions) last(t *testing.T) tripwire.Transition {
+func (tr *transitions) last(t *testing.T) state.Transition {
 	t.Helper()
 	all := tr.all()
 	if len(all) == 0 {
@@ -47,7 +48,7 @@ func (tr *transitions) last(t *testing.T) tripwire.Transition {
 
 // wantTransitions compares the recorded transitions with want, as
 // "from->to:reason" strings.
-func (tr *transitions) want(t *testing.T, want ...string) []tripwire.Transition {
+func (tr *transitions) want(t *testing.T, want ...string) []state.Transition {
 	t.Helper()
 	all := tr.all()
 	got := make([]string, len(all))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // TestBoundedMailboxTargetNeverBlocksTheBreaker guards issue 12.3 and what
@@ -72,10 +73,10 @@ func TestBoundedMailboxTargetNeverBlocksTheBreaker(t *testing.T) {
 			t.Errorf("the calls were answered after %v, want their deadline, 100ms", took)
 		}
 		// and the breaker answers its operator at once
-		if err := e.Reg.ForceOpen("b"); err != nil {
+		if err := e.Reg.ForceOpen(context.Background(), "b"); err != nil {
 			t.Errorf("ForceOpen: %v", err)
 		}
-		if err := e.Reg.Crash("b"); err != nil {
+		if err := tripwiretest.Crash(context.Background(), e.Reg, "b"); err != nil {
 			t.Errorf("Crash: %v", err)
 		}
 		// and nothing is held by the stuck target: the registry shuts down

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // hold asks the holding actor target to keep the request unanswered.
@@ -66,7 +67,7 @@ func newFuncHolder(t *testing.T) *funcHolder {
 }
 
 func (h *funcHolder) target() tripwire.Target {
-	return tripwire.FuncTarget(func(ctx context.Context, msg any) (any, error) {
+	return tripwire.Func(func(ctx context.Context, msg any) (any, error) {
 		if _, ok := msg.(*hold); !ok {
 			if err, isErr := msg.(error); isErr {
 				return nil, err
@@ -115,7 +116,7 @@ func TestReplyToCancelledCaller(t *testing.T) {
 				if _, err := e.Reg.Call(context.Background(), "held", errTarget); !errors.Is(err, errTarget) {
 					t.Fatalf("seeding failure: %v", err)
 				}
-				testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 1)
+				testkit.WantCircuit(t, e.Reg, "held", state.Closed, 1)
 
 				// A success counted would reset the failures to 0; a failure
 				// counted would open the circuit.
@@ -124,7 +125,7 @@ func TestReplyToCancelledCaller(t *testing.T) {
 					ctx, cancel := context.WithCancel(context.Background())
 					call := testkit.GoCall(ctx, e.Reg, "held", &hold{})
 					testkit.StillPending(t, call, "the held call")
-					if snap := testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 1); snap.InFlight != 1 {
+					if snap := testkit.WantCircuit(t, e.Reg, "held", state.Closed, 1); snap.InFlight != 1 {
 						t.Fatalf("InFlight = %d with one call held", snap.InFlight)
 					}
 					// and the caller cancels it after 1 s
@@ -139,7 +140,7 @@ func TestReplyToCancelledCaller(t *testing.T) {
 							r.V, r.Err, r.At.Sub(cancelledAt))
 					}
 					// and the breaker forgets the call, counting it neither way
-					if snap := testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 1); snap.InFlight != 0 {
+					if snap := testkit.WantCircuit(t, e.Reg, "held", state.Closed, 1); snap.InFlight != 0 {
 						t.Fatalf("InFlight = %d after the cancellation", snap.InFlight)
 					}
 
@@ -147,7 +148,7 @@ func TestReplyToCancelledCaller(t *testing.T) {
 					time.Sleep(time.Second)
 					h.answerLater(late)
 					// Then the answer changes nothing
-					if snap := testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 1); snap.InFlight != 0 {
+					if snap := testkit.WantCircuit(t, e.Reg, "held", state.Closed, 1); snap.InFlight != 0 {
 						t.Fatalf("late %v: InFlight = %d", late, snap.InFlight)
 					}
 					// and a function target saw its context cancelled with the caller's
@@ -166,7 +167,7 @@ func TestReplyToCancelledCaller(t *testing.T) {
 				if v, err := e.Reg.Call(context.Background(), "held", "now"); err != nil || v != "now" {
 					t.Fatalf("call after the late answers: %v, %v", v, err)
 				}
-				testkit.WantCircuit(t, e.Reg, "held", tripwire.Closed, 0)
+				testkit.WantCircuit(t, e.Reg, "held", state.Closed, 0)
 			})
 		})
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // TestSlowClassifierNeverDelaysTheCaller guards issue 12.5: the classifier
@@ -21,15 +22,15 @@ import (
 func TestSlowClassifierNeverDelaysTheCaller(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		classify func(release <-chan struct{}) tripwire.Verdict
+		classify func(release <-chan struct{}) state.Verdict
 	}{
-		{"a classifier taking 500 ms", func(<-chan struct{}) tripwire.Verdict {
+		{"a classifier taking 500 ms", func(<-chan struct{}) state.Verdict {
 			time.Sleep(500 * time.Millisecond)
-			return tripwire.Success
+			return state.Success
 		}},
-		{"a classifier that never returns", func(release <-chan struct{}) tripwire.Verdict {
+		{"a classifier that never returns", func(release <-chan struct{}) state.Verdict {
 			<-release
-			return tripwire.Success
+			return state.Success
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,7 +45,7 @@ func TestSlowClassifierNeverDelaysTheCaller(t *testing.T) {
 				}))
 				testkit.Register(t, e.Reg, "slow", tripwire.ActorTarget(echo), tripwire.Settings{
 					CallTimeout: 50 * time.Millisecond,
-					Classify:    func(any, error) tripwire.Verdict { return tc.classify(release) },
+					Classify:    func(any, error) state.Verdict { return tc.classify(release) },
 				})
 
 				// When it is called
@@ -55,7 +56,7 @@ func TestSlowClassifierNeverDelaysTheCaller(t *testing.T) {
 					t.Errorf("call: %v, %v at +%v; want ErrTimeout at +50ms", r.V, r.Err, r.At.Sub(testkit.BubbleStart))
 				}
 				// and it counted as a failure
-				testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, 1)
+				testkit.WantCircuit(t, e.Reg, "slow", state.Closed, 1)
 			})
 		})
 	}

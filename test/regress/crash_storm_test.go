@@ -9,7 +9,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // TestCrashStormKeepsTargetCallsBounded guards issue 12.6: with 1,000
@@ -24,7 +24,7 @@ func TestCrashStormKeepsTargetCallsBounded(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a key whose target takes 5 ms, counting its invocations
 		var running, peak atomic.Int64
-		target := tripwire.FuncTarget(func(ctx context.Context, _ any) (any, error) {
+		target := tripwire.Func(func(ctx context.Context, _ any) (any, error) {
 			n := running.Add(1)
 			defer running.Add(-1)
 			for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
@@ -37,7 +37,7 @@ func TestCrashStormKeepsTargetCallsBounded(t *testing.T) {
 		// When 50 callers call it for 300 ms while its breaker crashes every
 		// millisecond (past protoactor's restart limit, so it is respawned
 		// too)
-		stop := chaos.CrashEvery(e.Reg, time.Millisecond)
+		stop := tripwiretest.CrashEvery(e.Reg, time.Millisecond)
 		var wg sync.WaitGroup
 		var ok, failed atomic.Int64
 		end := time.Now().Add(300 * time.Millisecond)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // twice asks the double-replying target to answer First and then Second to
@@ -65,7 +66,7 @@ func TestTwoResultsForOneCall(t *testing.T) {
 				t.Fatalf("%s: got %v, %v; want the first answer %v", st.name, v, err, st.first)
 			}
 			// and only the first answer counts
-			if snap := testkit.WantCircuit(t, e.Reg, "dup", tripwire.Closed, st.wantFailures); snap.InFlight != 0 {
+			if snap := testkit.WantCircuit(t, e.Reg, "dup", state.Closed, st.wantFailures); snap.InFlight != 0 {
 				t.Fatalf("%s: InFlight = %d", st.name, snap.InFlight)
 			}
 		}
@@ -92,7 +93,7 @@ func TestTwoResultsForOneCall(t *testing.T) {
 				t.Errorf("request %d got %d replies, want 1", i, got[m])
 			}
 		}
-		testkit.WantCircuit(t, e.Reg, "dup", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "dup", state.Closed, 0)
 	})
 }
 
@@ -129,7 +130,7 @@ func TestTargetRepliesTwice(t *testing.T) {
 				t.Fatalf("call %d: %v, %v; want %d", n, v, err, n*10)
 			}
 			// and no stale answer counts as a failure
-			testkit.WantCircuit(t, e.Reg, "stale", tripwire.Closed, 0)
+			testkit.WantCircuit(t, e.Reg, "stale", state.Closed, 0)
 		}
 		if len(earlier) != 10 {
 			t.Fatalf("target saw %d calls, want 10", len(earlier))

@@ -27,7 +27,7 @@ type stuckFactory struct {
 func (f *stuckFactory) make(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
 	f.runs.Add(1)
 	<-f.release
-	return tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}, nil
+	return tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}, nil
 }
 
 // TestShutdownReleasesCallsWaitingForTheFactory guards issue 12.1: a caller
@@ -39,7 +39,7 @@ func (f *stuckFactory) make(context.Context, string) (tripwire.Target, tripwire.
 func TestShutdownReleasesCallsWaitingForTheFactory(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		f := &stuckFactory{release: make(chan struct{})} // made in the bubble, so waiting on it is durable
-		reg, err := tripwire.Start(sys, tripwire.WithFactory(f.make))
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithFactory(f.make))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestFactoryWaitKeepsEveryCallersDeadline(t *testing.T) {
 	slow := func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
 		factoryCtx.Store(&ctx)
 		time.Sleep(time.Second)
-		return tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}, nil
+		return tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}, nil
 	}
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a factory that takes 1 s
@@ -148,9 +148,9 @@ func TestFactoryRunsOncePerKeyUnderContention(t *testing.T) {
 		mu.Lock()
 		runs[key]++
 		mu.Unlock()
-		return tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}, nil
+		return tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}, nil
 	}
-	reg, err := tripwire.Start(testkit.NewSystem(t), tripwire.WithFactory(count))
+	reg, err := tripwire.Start(tripwire.WithActorSystem(testkit.NewSystem(t)), tripwire.WithFactory(count))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestFactoryRunsOncePerKeyUnderContention(t *testing.T) {
 func TestRequestNeverBlocksItsActorOnTheFactory(t *testing.T) {
 	slow := func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
 		time.Sleep(time.Second)
-		return tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}, nil
+		return tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}, nil
 	}
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given an actor that requests a new key, then gets another message

@@ -12,7 +12,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // TestLeakedGoroutineOnTimeout guards "a goroutine leaked on timeout"
@@ -26,16 +27,16 @@ func TestLeakedGoroutineOnTimeout(t *testing.T) {
 	const n = 100
 	for _, tc := range []struct {
 		name     string
-		msg      chaos.Op
+		msg      tripwiretest.Op
 		returnAt time.Duration // when the targets return, from the calls' start
 	}{
-		{"target honours ctx", chaos.Op{Hang: true}, time.Second + time.Millisecond},
-		{"target ignores ctx", chaos.Op{After: 3 * time.Second}, 3 * time.Second},
+		{"target honours ctx", tripwiretest.Op{Hang: true}, time.Second + time.Millisecond},
+		{"target ignores ctx", tripwiretest.Op{After: 3 * time.Second}, 3 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a breaker with a 1 s call timeout and a threshold it won't reach
-				var s chaos.Script
+				var s tripwiretest.Script
 				testkit.Register(t, e.Reg, "slow", s.Func(nil), tripwire.Settings{Threshold: 1000, CallTimeout: time.Second})
 
 				// When 100 calls to a target that outlives their deadline run at once
@@ -65,11 +66,11 @@ func TestLeakedGoroutineOnTimeout(t *testing.T) {
 				}
 				// and once the targets have returned, each timeout counted once
 				sleepUntil(start.Add(tc.returnAt + time.Millisecond))
-				if snap := testkit.WantCircuit(t, e.Reg, "slow", tripwire.Closed, n); snap.InFlight != 0 {
+				if snap := testkit.WantCircuit(t, e.Reg, "slow", state.Closed, n); snap.InFlight != 0 {
 					t.Errorf("InFlight = %d", snap.InFlight)
 				}
 				// and the workers, one per concurrent call, are idle but still there
-				if w := e.Reg.Workers(); w != n {
+				if w := testkit.Workers(e.Reg); w != n {
 					t.Errorf("Workers() = %d right after the targets returned, want %d", w, n)
 				}
 
@@ -77,14 +78,14 @@ func TestLeakedGoroutineOnTimeout(t *testing.T) {
 				// 10 to 15 s exits)
 				time.Sleep(15 * time.Second)
 				synctest.Wait()
-				if w := e.Reg.Workers(); w != 0 {
+				if w := testkit.Workers(e.Reg); w != 0 {
 					t.Errorf("Workers() = %d after 15s idle, want 0", w)
 				}
 				// and the key still works, with a fresh worker
-				if v, err := e.Reg.Call(context.Background(), "slow", chaos.Op{Label: "after"}); err != nil || v != chaos.Answer("after") {
+				if v, err := e.Reg.Call(context.Background(), "slow", tripwiretest.Op{Label: "after"}); err != nil || v != tripwiretest.Answer("after") {
 					t.Errorf("call after the timeouts: %v, %v", v, err)
 				}
-				if w := e.Reg.Workers(); w != 1 {
+				if w := testkit.Workers(e.Reg); w != 1 {
 					t.Errorf("Workers() = %d after one call, want 1", w)
 				}
 			})

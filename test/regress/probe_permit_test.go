@@ -10,7 +10,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // TestHalfOpenProbeWorkerPanics guards the "leaked half-open permit" class
@@ -21,20 +22,20 @@ func TestHalfOpenProbeWorkerPanics(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker (threshold 1, open timeout 3 s) tripped by one failure
-		var s chaos.Script
+		var s tripwiretest.Script
 		testkit.Register(t, e.Reg, "db", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 3 * time.Second, CallTimeout: time.Second,
 		})
-		if _, err := e.Reg.Call(ctx, "db", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := e.Reg.Call(ctx, "db", tripwiretest.Op{Fail: true}); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
-		snap := testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 1)
+		snap := testkit.WantCircuit(t, e.Reg, "db", state.Open, 1)
 
 		for cycle := range 3 {
 			// When it half-opens and its probe panics in the target
 			sleepUntil(snap.RetryAt.Add(time.Nanosecond))
-			testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 1+cycle)
-			_, err := e.Reg.Call(ctx, "db", chaos.Op{Label: fmt.Sprint("probe-", cycle), Panic: true})
+			testkit.WantCircuit(t, e.Reg, "db", state.HalfOpen, 1+cycle)
+			_, err := e.Reg.Call(ctx, "db", tripwiretest.Op{Label: fmt.Sprint("probe-", cycle), Panic: true})
 			panickedAt := time.Now()
 
 			// Then the prober gets ErrTargetPanic and the circuit re-opens at
@@ -42,28 +43,28 @@ func TestHalfOpenProbeWorkerPanics(t *testing.T) {
 			if !errors.Is(err, tripwire.ErrTargetPanic) {
 				t.Fatalf("cycle %d: probe: %v, want ErrTargetPanic", cycle, err)
 			}
-			snap = testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 2+cycle)
+			snap = testkit.WantCircuit(t, e.Reg, "db", state.Open, 2+cycle)
 			if !snap.RetryAt.Equal(panickedAt.Add(3*time.Second)) || snap.InFlight != 0 {
 				t.Fatalf("cycle %d: RetryAt=+%v InFlight=%d; want 3s after the panic and 0",
 					cycle, snap.RetryAt.Sub(panickedAt), snap.InFlight)
 			}
-			if _, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "while-open"}); !errors.Is(err, tripwire.ErrOpen) {
+			if _, err := e.Reg.Call(ctx, "db", tripwiretest.Op{Label: "while-open"}); !errors.Is(err, tripwire.ErrOpen) {
 				t.Fatalf("cycle %d: call while open: %v, want ErrOpen", cycle, err)
 			}
 		}
 
 		// When it half-opens once more and the probe succeeds
 		sleepUntil(snap.RetryAt.Add(time.Nanosecond))
-		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 4)
-		if v, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "healthy"}); err != nil || v != chaos.Answer("healthy") {
+		testkit.WantCircuit(t, e.Reg, "db", state.HalfOpen, 4)
+		if v, err := e.Reg.Call(ctx, "db", tripwiretest.Op{Label: "healthy"}); err != nil || v != tripwiretest.Answer("healthy") {
 			t.Fatalf("last probe: %v, %v", v, err)
 		}
 		// Then it closes, and the one worker that ran every call survived the panics
-		testkit.WantCircuit(t, e.Reg, "db", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "db", state.Closed, 0)
 		if got, want := s.Counts().Calls, int64(5); got != want {
 			t.Errorf("target ran %d times, want %d (1 trip, 3 probes that panicked, 1 healthy)", got, want)
 		}
-		if w := e.Reg.Workers(); w != 1 {
+		if w := testkit.Workers(e.Reg); w != 1 {
 			t.Errorf("Workers() = %d after sequential calls, want 1: a panic must not cost a worker", w)
 		}
 	})
@@ -82,23 +83,23 @@ func TestHalfOpenProbeHangs(t *testing.T) {
 		defer release() // let the hung target return before Shutdown waits for it
 		// Given a breaker (threshold 1, open timeout 10 s, call timeout 5 s)
 		// tripped by one failure and then half-open
-		var s chaos.Script
+		var s tripwiretest.Script
 		testkit.Register(t, e.Reg, "db", s.Func(nil), tripwire.Settings{
 			Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: 5 * time.Second,
 		})
-		if _, err := e.Reg.Call(ctx, "db", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := e.Reg.Call(ctx, "db", tripwiretest.Op{Fail: true}); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("tripping call: %v", err)
 		}
-		snap := testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 1)
+		snap := testkit.WantCircuit(t, e.Reg, "db", state.Open, 1)
 		sleepUntil(snap.RetryAt.Add(time.Millisecond))
-		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 1)
+		testkit.WantCircuit(t, e.Reg, "db", state.HalfOpen, 1)
 
 		// When the probe hangs in a target that ignores its context
 		probeAt := time.Now()
-		probe := testkit.GoCall(ctx, e.Reg, "db", chaos.Op{Label: "probe", Stuck: stuck})
+		probe := testkit.GoCall(ctx, e.Reg, "db", tripwiretest.Op{Label: "probe", Stuck: stuck})
 		testkit.StillPending(t, probe, "the hung probe")
 		// Then while it hangs every other call gets ErrOpen without reaching the target
-		if _, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "beside"}); !errors.Is(err, tripwire.ErrOpen) {
+		if _, err := e.Reg.Call(ctx, "db", tripwiretest.Op{Label: "beside"}); !errors.Is(err, tripwire.ErrOpen) {
 			t.Errorf("call beside the probe: %v, want ErrOpen", err)
 		}
 		if got := s.Counts().Calls; got != 2 {
@@ -111,7 +112,7 @@ func TestHalfOpenProbeHangs(t *testing.T) {
 		if !errors.Is(r.Err, tripwire.ErrTimeout) || r.At.Sub(probeAt) != 5*time.Second {
 			t.Fatalf("hung probe: %v after %v; want ErrTimeout after 5s", r.Err, r.At.Sub(probeAt))
 		}
-		snap = testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 2)
+		snap = testkit.WantCircuit(t, e.Reg, "db", state.Open, 2)
 		if !snap.RetryAt.Equal(r.At.Add(10*time.Second)) || snap.InFlight != 0 {
 			t.Fatalf("after the timeout: RetryAt=+%v InFlight=%d; want 10s after it and 0",
 				snap.RetryAt.Sub(r.At), snap.InFlight)
@@ -119,19 +120,19 @@ func TestHalfOpenProbeHangs(t *testing.T) {
 
 		// When the timer fires again, the circuit is half-open, not stuck
 		sleepUntil(snap.RetryAt.Add(-time.Nanosecond))
-		testkit.WantCircuit(t, e.Reg, "db", tripwire.Open, 2)
+		testkit.WantCircuit(t, e.Reg, "db", state.Open, 2)
 		time.Sleep(2 * time.Nanosecond)
-		testkit.WantCircuit(t, e.Reg, "db", tripwire.HalfOpen, 2)
+		testkit.WantCircuit(t, e.Reg, "db", state.HalfOpen, 2)
 		// and a healthy probe closes it
-		if v, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "healthy"}); err != nil || v != chaos.Answer("healthy") {
+		if v, err := e.Reg.Call(ctx, "db", tripwiretest.Op{Label: "healthy"}); err != nil || v != tripwiretest.Answer("healthy") {
 			t.Fatalf("second probe: %v, %v", v, err)
 		}
-		testkit.WantCircuit(t, e.Reg, "db", tripwire.Closed, 0)
+		testkit.WantCircuit(t, e.Reg, "db", state.Closed, 0)
 
 		// Then the hung probe's failure, when it finally comes, changes nothing
 		release()
-		testkit.WantCircuit(t, e.Reg, "db", tripwire.Closed, 0)
-		if _, err := e.Reg.Call(ctx, "db", chaos.Op{Label: "after"}); err != nil {
+		testkit.WantCircuit(t, e.Reg, "db", state.Closed, 0)
+		if _, err := e.Reg.Call(ctx, "db", tripwiretest.Op{Label: "after"}); err != nil {
 			t.Errorf("call after the late failure: %v", err)
 		}
 	})

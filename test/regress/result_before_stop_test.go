@@ -9,6 +9,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // lastWord asks the target to answer N and then stop itself.
@@ -66,7 +67,7 @@ func TestWorkerResultBeforeTermination(t *testing.T) {
 					if round > 0 {
 						failures = 2 // the ErrTargetDown of the round before, and this one
 					}
-					testkit.WantCircuit(t, e.Reg, "svc", tripwire.Closed, failures)
+					testkit.WantCircuit(t, e.Reg, "svc", state.Closed, failures)
 
 					// When the target answers a call and stops itself right after
 					v, err := e.Reg.Call(ctx, "svc", &lastWord{N: round})
@@ -76,12 +77,12 @@ func TestWorkerResultBeforeTermination(t *testing.T) {
 						t.Fatalf("round %d: last word: %v, %v; want %d", round, v, err, round)
 					}
 					// and it counts as a success
-					testkit.WantCircuit(t, e.Reg, "svc", tripwire.Closed, 0)
+					testkit.WantCircuit(t, e.Reg, "svc", state.Closed, 0)
 					// and only a call after the stop finds the target down
 					if _, err := e.Reg.Call(ctx, "svc", &failNow{}); !errors.Is(err, tripwire.ErrTargetDown) {
 						t.Fatalf("round %d: call after the stop: %v, want ErrTargetDown", round, err)
 					}
-					testkit.WantCircuit(t, e.Reg, "svc", tripwire.Closed, 1)
+					testkit.WantCircuit(t, e.Reg, "svc", state.Closed, 1)
 				}
 			})
 		})

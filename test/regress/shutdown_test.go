@@ -13,7 +13,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // TestShutdownHonoursItsContextWhileAnEventHandlerRuns guards issue 12.4:
@@ -23,20 +24,20 @@ import (
 // handler returns, the shutdown completes.
 func TestShutdownHonoursItsContextWhileAnEventHandlerRuns(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
-		reg, err := tripwire.Start(sys)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Given an EventStream handler that blocks on a transition
 		release := make(chan struct{})
 		sub := sys.EventStream.Subscribe(func(evt any) {
-			if _, ok := evt.(*tripwire.Transition); ok {
+			if _, ok := evt.(*state.Transition); ok {
 				<-release
 			}
 		})
 		defer sys.EventStream.Unsubscribe(sub)
 		testkit.Register(t, reg, "k", okTarget(), tripwire.Settings{})
-		if err := reg.ForceOpen("k"); err != nil {
+		if err := reg.ForceOpen(context.Background(), "k"); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
@@ -66,18 +67,18 @@ func TestShutdownHonoursItsContextWhileAnEventHandlerRuns(t *testing.T) {
 // goroutine it runs on, so it must return when its context ends.
 func TestShutdownFromASubscriberReturnsAtItsDeadline(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
-		reg, err := tripwire.Start(sys)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := make(chan error, 1)
-		reg.Subscribe(func(tripwire.Transition) {
+		reg.Subscribe(func(state.Transition) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
 			got <- reg.Shutdown(ctx)
 		})
 		testkit.Register(t, reg, "k", okTarget(), tripwire.Settings{})
-		if err := reg.ForceOpen("k"); err != nil {
+		if err := reg.ForceOpen(context.Background(), "k"); err != nil {
 			t.Fatal(err)
 		}
 		select {
@@ -99,7 +100,7 @@ func TestShutdownFromASubscriberReturnsAtItsDeadline(t *testing.T) {
 // still registered. Each returns only once the registry is shut down.
 func TestEveryConcurrentShutdownWaitsForTheEnd(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
-		reg, err := tripwire.Start(sys)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,8 +108,8 @@ func TestEveryConcurrentShutdownWaitsForTheEnd(t *testing.T) {
 		var hung []<-chan testkit.Result
 		for i := range 200 {
 			key := fmt.Sprintf("k%03d", i)
-			testkit.Register(t, reg, key, chaos.New().Func(nil), tripwire.Settings{CallTimeout: time.Hour})
-			hung = append(hung, testkit.GoCall(context.Background(), reg, key, chaos.Op{Hang: true}))
+			testkit.Register(t, reg, key, tripwiretest.New().Func(nil), tripwire.Settings{CallTimeout: time.Hour})
+			hung = append(hung, testkit.GoCall(context.Background(), reg, key, tripwiretest.Op{Hang: true}))
 		}
 		synctest.Wait()
 
@@ -135,5 +136,5 @@ func TestEveryConcurrentShutdownWaitsForTheEnd(t *testing.T) {
 }
 
 func okTarget() tripwire.Target {
-	return tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
+	return tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil })
 }

@@ -8,7 +8,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // TestStaleTimerAfterRestart guards the "stale timer after restart" class
@@ -33,14 +34,14 @@ func TestStaleTimerAfterRestart(t *testing.T) {
 				start := time.Now()
 				// Given a breaker (threshold 1, open timeout 10 s) tripped at 0 s,
 				// so its recovery timer is due at 10 s
-				var s chaos.Script
+				var s tripwiretest.Script
 				testkit.Register(t, e.Reg, "geo", s.Func(nil), tripwire.Settings{
 					Threshold: 1, OpenTimeout: 10 * time.Second, CallTimeout: time.Second,
 				})
-				if _, err := e.Reg.Call(ctx, "geo", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
+				if _, err := e.Reg.Call(ctx, "geo", tripwiretest.Op{Fail: true}); !errors.Is(err, tripwiretest.ErrInjected) {
 					t.Fatalf("first trip: %v", err)
 				}
-				first := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
+				first := testkit.WantCircuit(t, e.Reg, "geo", state.Open, 1)
 				if !first.RetryAt.Equal(start.Add(10 * time.Second)) {
 					t.Fatalf("first RetryAt = +%v, want +10s", first.RetryAt.Sub(start))
 				}
@@ -48,42 +49,42 @@ func TestStaleTimerAfterRestart(t *testing.T) {
 				// When the breaker crashes at 2 s
 				time.Sleep(2 * time.Second)
 				for i := range tc.crashes {
-					if err := e.Reg.Crash("geo"); err != nil {
+					if err := tripwiretest.Crash(context.Background(), e.Reg, "geo"); err != nil {
 						t.Fatalf("crash %d: %v", i+1, err)
 					}
 				}
-				if snap := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Closed, 0); snap.Restarts != tc.crashes {
+				if snap := testkit.WantCircuit(t, e.Reg, "geo", state.Closed, 0); snap.Restarts != tc.crashes {
 					t.Fatalf("Restarts = %d, want %d", snap.Restarts, tc.crashes)
 				}
 				// and the new incarnation trips at 5 s, so its own timer is due at 15 s
 				time.Sleep(3 * time.Second)
-				if _, err := e.Reg.Call(ctx, "geo", chaos.Op{Fail: true}); !errors.Is(err, chaos.ErrInjected) {
+				if _, err := e.Reg.Call(ctx, "geo", tripwiretest.Op{Fail: true}); !errors.Is(err, tripwiretest.ErrInjected) {
 					t.Fatalf("second trip: %v", err)
 				}
-				second := testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
+				second := testkit.WantCircuit(t, e.Reg, "geo", state.Open, 1)
 				if !second.RetryAt.Equal(start.Add(15 * time.Second)) {
 					t.Fatalf("second RetryAt = +%v, want +15s", second.RetryAt.Sub(start))
 				}
 
 				// Then the first incarnation's due time passes without effect
 				sleepUntil(start.Add(10*time.Second + time.Nanosecond))
-				testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
+				testkit.WantCircuit(t, e.Reg, "geo", state.Open, 1)
 				before := s.Counts().Calls
-				if _, err := e.Reg.Call(ctx, "geo", chaos.Op{Label: "early"}); !errors.Is(err, tripwire.ErrOpen) {
+				if _, err := e.Reg.Call(ctx, "geo", tripwiretest.Op{Label: "early"}); !errors.Is(err, tripwire.ErrOpen) {
 					t.Errorf("call at +10s: %v, want ErrOpen", err)
 				}
 				if s.Counts().Calls != before {
 					t.Errorf("the target was called while the circuit was open")
 				}
 				sleepUntil(start.Add(15*time.Second - time.Nanosecond))
-				testkit.WantCircuit(t, e.Reg, "geo", tripwire.Open, 1)
+				testkit.WantCircuit(t, e.Reg, "geo", state.Open, 1)
 				// and the circuit half-opens only on its own timer, at 15 s
 				time.Sleep(2 * time.Nanosecond)
-				testkit.WantCircuit(t, e.Reg, "geo", tripwire.HalfOpen, 1)
-				if v, err := e.Reg.Call(ctx, "geo", chaos.Op{Label: "probe"}); err != nil || v != chaos.Answer("probe") {
+				testkit.WantCircuit(t, e.Reg, "geo", state.HalfOpen, 1)
+				if v, err := e.Reg.Call(ctx, "geo", tripwiretest.Op{Label: "probe"}); err != nil || v != tripwiretest.Answer("probe") {
 					t.Errorf("probe: %v, %v", v, err)
 				}
-				testkit.WantCircuit(t, e.Reg, "geo", tripwire.Closed, 0)
+				testkit.WantCircuit(t, e.Reg, "geo", state.Closed, 0)
 			})
 		})
 	}

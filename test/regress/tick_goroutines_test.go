@@ -29,7 +29,7 @@ func TestDeadlineTicksStartNoGoroutineEach(t *testing.T) {
 	const keys = 1000
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a thousand keys, each called once
-		echo := tripwire.FuncTarget(func(_ context.Context, m any) (any, error) { return m, nil })
+		echo := tripwire.Func(func(_ context.Context, m any) (any, error) { return m, nil })
 		for i := range keys {
 			k := fmt.Sprintf("k%d", i)
 			testkit.Register(t, e.Reg, k, echo, tripwire.Settings{CallTimeout: time.Second})
@@ -61,11 +61,11 @@ func TestDeadlineTicksStartNoGoroutineEach(t *testing.T) {
 func TestAShutDownRegistryLeavesNoTimerToFire(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// Given a registry whose keys were called by many callers at once
-		reg, err := tripwire.Start(testkit.NewSystem(t))
+		reg, err := tripwire.Start(tripwire.WithActorSystem(testkit.NewSystem(t)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		echo := tripwire.FuncTarget(func(_ context.Context, m any) (any, error) { return m, nil })
+		echo := tripwire.Func(func(_ context.Context, m any) (any, error) { return m, nil })
 		testkit.Register(t, reg, "k", echo, tripwire.Settings{CallTimeout: time.Second})
 		var wg sync.WaitGroup
 		for i := range 64 {

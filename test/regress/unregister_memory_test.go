@@ -57,7 +57,7 @@ func TestUnregisterReturnsAKeysMemory(t *testing.T) {
 	actors := localActors(sys) - keys // all but the keys' breakers
 	// When every key is unregistered
 	for i := range keys {
-		if err := reg.Unregister(fmt.Sprintf("tenant-%05d", i)); err != nil {
+		if err := reg.Unregister(context.Background(), fmt.Sprintf("tenant-%05d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}

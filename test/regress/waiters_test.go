@@ -13,7 +13,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // TestFutureTwoWaiters guards "a protoactor Future with two waiters hangs"
@@ -25,7 +26,7 @@ import (
 func TestFutureTwoWaiters(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given one key whose target answers after 1 ms
-		var s chaos.Script
+		var s tripwiretest.Script
 		testkit.Register(t, e.Reg, "hot", s.Func(nil), tripwire.Settings{Threshold: 1000, CallTimeout: time.Second})
 		pid, a := testkit.NewAsker(e)
 
@@ -77,7 +78,7 @@ func TestFutureTwoWaiters(t *testing.T) {
 			}
 		}
 		// and the breaker ends closed, idle, with its crashes counted
-		snap := testkit.WantCircuit(t, e.Reg, "hot", tripwire.Closed, 0)
+		snap := testkit.WantCircuit(t, e.Reg, "hot", state.Closed, 0)
 		if snap.InFlight != 0 || snap.Restarts < 1 || snap.Restarts > int(crashes.Load()) {
 			t.Errorf("InFlight=%d Restarts=%d after %d crashes", snap.InFlight, snap.Restarts, crashes.Load())
 		}
@@ -90,18 +91,18 @@ func mixedCall(e *testkit.Env, w, i int, crashes, requests *atomic.Int64, asker 
 	ctx := context.Background()
 	switch (w + i) % 5 {
 	case 0:
-		if _, err := e.Reg.Snapshot("hot"); err != nil {
+		if _, err := e.Reg.Snapshot(context.Background(), "hot"); err != nil {
 			return fmt.Errorf("Snapshot: %w", err)
 		}
 	case 1:
 		crashes.Add(1)
-		if err := e.Reg.Crash("hot"); err != nil {
+		if err := tripwiretest.Crash(context.Background(), e.Reg, "hot"); err != nil {
 			return fmt.Errorf("Crash: %w", err)
 		}
 	case 2:
 		label := fmt.Sprint(w, "-", i)
-		v, err := e.Reg.Call(ctx, "hot", chaos.Op{Label: label, After: time.Millisecond})
-		if err != nil && !errors.Is(err, tripwire.ErrBreakerRestarted) || err == nil && v != chaos.Answer(label) {
+		v, err := e.Reg.Call(ctx, "hot", tripwiretest.Op{Label: label, After: time.Millisecond})
+		if err != nil && !errors.Is(err, tripwire.ErrBreakerRestarted) || err == nil && v != tripwiretest.Answer(label) {
 			return fmt.Errorf("Call %s: %v, %v", label, v, err)
 		}
 	case 3:
@@ -110,7 +111,7 @@ func mixedCall(e *testkit.Env, w, i int, crashes, requests *atomic.Int64, asker 
 		}
 	case 4:
 		requests.Add(1)
-		e.Sys.Root.Send(asker, &testkit.RequestAll{Key: "hot", Msgs: []any{chaos.Op{Label: fmt.Sprint("req-", w, "-", i)}}})
+		e.Sys.Root.Send(asker, &testkit.RequestAll{Key: "hot", Msgs: []any{tripwiretest.Op{Label: fmt.Sprint("req-", w, "-", i)}}})
 	}
 	return nil
 }

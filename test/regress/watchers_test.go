@@ -11,6 +11,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // TestBreakersLeaveNoDeadWatchersOnTheirTarget guards issue 12.7: a breaker
@@ -58,14 +59,14 @@ func TestBreakersLeaveNoDeadWatchersOnTheirTarget(t *testing.T) {
 		for range 20 {
 			testkit.Register(t, e.Reg, "again", tripwire.ActorTarget(target), tripwire.Settings{})
 			call("again")
-			if err := e.Reg.Unregister("again"); err != nil {
+			if err := e.Reg.Unregister(context.Background(), "again"); err != nil {
 				t.Fatal(err)
 			}
 		}
 		// and a third crashes 40 times, past protoactor's restart limit
 		testkit.Register(t, e.Reg, "crashy", tripwire.ActorTarget(target), tripwire.Settings{})
 		for range 40 {
-			if err := e.Reg.Crash("crashy"); err != nil {
+			if err := tripwiretest.Crash(context.Background(), e.Reg, "crashy"); err != nil {
 				t.Fatal(err)
 			}
 		}

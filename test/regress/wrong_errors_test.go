@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // wrapped embeds a Target, as a program's own target type might.
@@ -26,12 +27,12 @@ func TestRegisterRefusesANilEmbeddedTarget(t *testing.T) {
 		"a pointer to one embedding nil":   &wrapped{},
 		"a nil Target behind an interface": tripwire.Target(nil),
 	} {
-		if err := reg.Register("k", target, tripwire.Settings{}); !errors.Is(err, tripwire.ErrInvalidTarget) {
+		if err := reg.Register(context.Background(), "k", target, tripwire.Settings{}); !errors.Is(err, tripwire.ErrInvalidTarget) {
 			t.Errorf("Register(%s) = %v, want ErrInvalidTarget", name, err)
 		}
 	}
 	// and one that embeds a real target works
-	if err := reg.Register("k", wrapped{okTarget()}, tripwire.Settings{}); err != nil {
+	if err := reg.Register(context.Background(), "k", wrapped{okTarget()}, tripwire.Settings{}); err != nil {
 		t.Errorf("Register of an embedded FuncTarget: %v", err)
 	}
 }
@@ -94,7 +95,7 @@ func TestExpiredContextIsErrTimeout(t *testing.T) {
 func TestInvisibleCharactersMakeAKeyInvalid(t *testing.T) {
 	reg := testkit.Start(t, testkit.NewSystem(t))
 	for _, key := range []string{"pay\u200bments", "\u202epayments", "pay\u00adments", "a\u2028b", "\ufeffk"} {
-		if err := reg.Register(key, okTarget(), tripwire.Settings{}); !errors.Is(err, tripwire.ErrInvalidKey) {
+		if err := reg.Register(context.Background(), key, okTarget(), tripwire.Settings{}); !errors.Is(err, tripwire.ErrInvalidKey) {
 			t.Errorf("Register(%q) = %v, want ErrInvalidKey", key, err)
 		}
 	}
@@ -105,15 +106,15 @@ func TestInvisibleCharactersMakeAKeyInvalid(t *testing.T) {
 // accepted a MinCalls its buckets could never count.
 func TestUnreachableTimeWindowMinCallsIsInvalid(t *testing.T) {
 	reg := testkit.Start(t, testkit.NewSystem(t))
-	for _, w := range []tripwire.Window{
+	for _, w := range []state.Window{
 		{Period: time.Second, MinCalls: 1 << 40},
 		{Period: time.Second, Buckets: 2, MinCalls: 1<<32 + 1},
 	} {
-		if err := reg.Register("k", okTarget(), tripwire.Settings{Window: w}); !errors.Is(err, tripwire.ErrInvalidSettings) {
+		if err := reg.Register(context.Background(), "k", okTarget(), tripwire.Settings{Window: w}); !errors.Is(err, tripwire.ErrInvalidSettings) {
 			t.Errorf("Register with %+v = %v, want ErrInvalidSettings", w, err)
 		}
 	}
-	if err := reg.Register("k", okTarget(), tripwire.Settings{Window: tripwire.Window{Period: time.Second, MinCalls: 1 << 20}}); err != nil {
+	if err := reg.Register(context.Background(), "k", okTarget(), tripwire.Settings{Window: state.Window{Period: time.Second, MinCalls: 1 << 20}}); err != nil {
 		t.Errorf("a reachable MinCalls: %v", err)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/node"
+	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/state"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -46,7 +48,7 @@ func runCaller(spec string) int {
 		fmt.Fprintln(os.Stderr, "caller spec:", err)
 		return 2
 	}
-	sys := tripwire.NewActorSystem(nil)
+	sys := system.New(nil)
 	// Not shut down: this process ends with it, and protoactor's graceful
 	// Remote.Shutdown writes a flag its connection goroutines read without
 	// synchronisation (remote/endpoint_reader.go).
@@ -54,7 +56,7 @@ func runCaller(spec string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	reg, err := tripwire.Start(sys)
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -65,10 +67,10 @@ func runCaller(spec string) int {
 		defer out.Unlock()
 		fmt.Printf(format+"\n", args...)
 	}
-	reg.Subscribe(func(tr tripwire.Transition) {
+	reg.Subscribe(func(tr state.Transition) {
 		say("T %d %s %s %s", tr.At.UnixNano(), tr.From, tr.To, tr.Reason)
 	})
-	if err := reg.Register("dep", tripwire.ActorTarget(actor.NewPID(s.Node, node.Name)),
+	if err := reg.Register(context.Background(), "dep", tripwire.ActorTarget(actor.NewPID(s.Node, node.Name)),
 		tripwire.Settings{Threshold: s.Threshold, OpenTimeout: s.OpenTimeout, CallTimeout: s.CallTimeout}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -4,6 +4,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // The node and the registry in processes of their own on 127.0.0.1, with
@@ -26,7 +28,7 @@ func TestNodePausedThenContinued(t *testing.T) {
 	}
 	// Then the breaker opens by threshold: its calls time out
 	opened := rc.next(t, "open", stopped.Add(5*time.Second))
-	if opened.reason != "threshold" {
+	if opened.reason != state.ReasonThreshold {
 		t.Errorf("opened for %q, want threshold", opened.reason)
 	}
 	time.Sleep(time.Until(stopped.Add(5 * time.Second))) // the fault's length, not a wait for an event
@@ -56,7 +58,7 @@ func TestNodeKilledThenRestarted(t *testing.T) {
 	node.kill()
 	// Then the breaker opens at once, because its target went down
 	opened := rc.next(t, "open", killed.Add(time.Second))
-	if opened.reason != "target_down" {
+	if opened.reason != state.ReasonTargetDown {
 		t.Errorf("opened for %q, want target_down", opened.reason)
 	}
 	// When the node is back on its address a second later

@@ -11,23 +11,24 @@ import (
 	"github.com/asynkron/protoactor-go/eventstream"
 	"github.com/asynkron/protoactor-go/remote"
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // caller is a registry on the home node, with its transitions.
 type caller struct {
 	reg   *tripwire.Registry
-	trans chan tripwire.Transition
+	trans chan state.Transition
 }
 
 func startCaller(t *testing.T) *caller {
 	t.Helper()
-	reg, err := tripwire.Start(home.System())
+	reg, err := tripwire.Start(tripwire.WithActorSystem(home.System()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = reg.Shutdown(context.Background()) })
-	c := &caller{reg: reg, trans: make(chan tripwire.Transition, 1024)}
-	reg.Subscribe(func(tr tripwire.Transition) {
+	c := &caller{reg: reg, trans: make(chan state.Transition, 1024)}
+	reg.Subscribe(func(tr state.Transition) {
 		select {
 		case c.trans <- tr:
 		default:
@@ -38,7 +39,7 @@ func startCaller(t *testing.T) *caller {
 
 // await returns key's next transition to state, failing the test if none
 // comes within d.
-func (c *caller) await(t *testing.T, to tripwire.State, d time.Duration) tripwire.Transition {
+func (c *caller) await(t *testing.T, to state.State, d time.Duration) state.Transition {
 	t.Helper()
 	timeout := time.After(d)
 	for {

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // The partition's length and whether both sides run keepalive: make test
@@ -38,7 +40,7 @@ func TestSilentPartition(t *testing.T) {
 	net.partition(t)
 	// Then the breaker opens, by threshold: the calls time out
 	opened := rc.next(t, "open", cut.Add(5*time.Second))
-	if opened.reason != "threshold" {
+	if opened.reason != state.ReasonThreshold {
 		t.Errorf("opened for %q, want threshold", opened.reason)
 	}
 

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 var settings = tripwire.Settings{Threshold: 3, OpenTimeout: 300 * time.Millisecond, CallTimeout: 3 * time.Second}
@@ -17,18 +18,18 @@ func TestRemotePassThrough(t *testing.T) {
 	// Given a registry on this node in front of an actor on another
 	node := startChild(t, "127.0.0.1:0", 0)
 	a := startCaller(t)
-	if err := a.reg.Register("weather", tripwire.ActorTarget(node.pid()), settings); err != nil {
+	if err := a.reg.Register(context.Background(), "weather", tripwire.ActorTarget(node.pid()), settings); err != nil {
 		t.Fatal(err)
 	}
 	// When protobuf messages are sent through the breaker
 	for i := range 3 {
-		v, err := tripwire.CallAs[*wrapperspb.StringValue](context.Background(), a.reg, "weather", wrapperspb.String("hello"))
+		v, err := tripwire.Key[any, *wrapperspb.StringValue](a.reg, "weather").Call(context.Background(), wrapperspb.String("hello"))
 		// Then the remote actor's replies come back
 		if err != nil || v.GetValue() != "hello" {
 			t.Fatalf("call %d: CallAs = %v, %v", i, v, err)
 		}
 	}
-	if snap, err := a.reg.Snapshot("weather"); err != nil || snap.State != tripwire.Closed || snap.Failures != 0 {
+	if snap, err := a.reg.Snapshot(context.Background(), "weather"); err != nil || snap.State != state.Closed || snap.Failures != 0 {
 		t.Fatalf("snapshot %+v, %v", snap, err)
 	}
 }
@@ -37,7 +38,7 @@ func TestNonProtoMessageIsRefused(t *testing.T) {
 	// Given a breaker in front of a remote actor
 	node := startChild(t, "127.0.0.1:0", 0)
 	a := startCaller(t)
-	if err := a.reg.Register("weather", tripwire.ActorTarget(node.pid()), settings); err != nil {
+	if err := a.reg.Register(context.Background(), "weather", tripwire.ActorTarget(node.pid()), settings); err != nil {
 		t.Fatal(err)
 	}
 	// When messages that cannot be serialized are sent, more than threshold times
@@ -53,8 +54,8 @@ func TestNonProtoMessageIsRefused(t *testing.T) {
 		t.Fatalf("refusals took %v", took)
 	}
 	// And the circuit counted nothing
-	snap, err := a.reg.Snapshot("weather")
-	if err != nil || snap.State != tripwire.Closed || snap.Failures != 0 || snap.InFlight != 0 {
+	snap, err := a.reg.Snapshot(context.Background(), "weather")
+	if err != nil || snap.State != state.Closed || snap.Failures != 0 || snap.InFlight != 0 {
 		t.Fatalf("snapshot %+v, %v", snap, err)
 	}
 	// And a protobuf message still goes through
@@ -65,14 +66,14 @@ func TestNonProtoMessageIsRefused(t *testing.T) {
 
 func TestRemotePIDWithoutRemoteIsInvalid(t *testing.T) {
 	// Given a registry on an actor system without remote
-	reg, err := tripwire.Start(nil)
+	reg, err := tripwire.Start()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer reg.Shutdown(context.Background())
 	node := startChild(t, "127.0.0.1:0", 0)
 	// When a PID on another node is registered
-	err = reg.Register("weather", tripwire.ActorTarget(node.pid()), settings)
+	err = reg.Register(context.Background(), "weather", tripwire.ActorTarget(node.pid()), settings)
 	// Then it is refused: no message could ever reach it
 	if !errors.Is(err, tripwire.ErrInvalidTarget) {
 		t.Fatalf("Register = %v, want ErrInvalidTarget", err)
@@ -87,7 +88,7 @@ func TestNodeKilledUnderLoadFailsFastAndOpens(t *testing.T) {
 	set.CallTimeout = 5 * time.Second
 	set.OpenTimeout = time.Minute // no probe before the last check, whatever stalls the test
 	up := connected(node.addr)
-	if err := a.reg.Register("weather", tripwire.ActorTarget(node.pid()), set); err != nil {
+	if err := a.reg.Register(context.Background(), "weather", tripwire.ActorTarget(node.pid()), set); err != nil {
 		t.Fatal(err)
 	}
 	select { // the breaker's watch connects to the node
@@ -109,7 +110,7 @@ func TestNodeKilledUnderLoadFailsFastAndOpens(t *testing.T) {
 		}()
 	}
 	waitFor(t, "calls in flight", func() bool {
-		snap, err := a.reg.Snapshot("weather")
+		snap, err := a.reg.Snapshot(context.Background(), "weather")
 		return err == nil && snap.InFlight == callers
 	})
 	// When its node is killed
@@ -122,8 +123,8 @@ func TestNodeKilledUnderLoadFailsFastAndOpens(t *testing.T) {
 		}
 	}
 	// And the breaker opened because its target went down
-	if tr := a.await(t, tripwire.Open, time.Second); tr.Reason != tripwire.ReasonTargetDown {
-		t.Fatalf("opened for %q, want %q", tr.Reason, tripwire.ReasonTargetDown)
+	if tr := a.await(t, state.Open, time.Second); tr.Reason != state.ReasonTargetDown {
+		t.Fatalf("opened for %q, want %q", tr.Reason, state.ReasonTargetDown)
 	}
 	// And later calls are rejected at once
 	if _, err := a.reg.Call(context.Background(), "weather", hello()); !errors.Is(err, tripwire.ErrOpen) {
@@ -135,25 +136,25 @@ func TestNodeRestartedClosesAfterProbe(t *testing.T) {
 	// Given a breaker opened because its remote target's node died
 	node := startChild(t, "127.0.0.1:0", 0)
 	a := startCaller(t)
-	if err := a.reg.Register("weather", tripwire.ActorTarget(node.pid()), settings); err != nil {
+	if err := a.reg.Register(context.Background(), "weather", tripwire.ActorTarget(node.pid()), settings); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.reg.Call(context.Background(), "weather", hello()); err != nil {
 		t.Fatalf("first call: %v", err)
 	}
 	node.kill()
-	a.await(t, tripwire.Open, settings.CallTimeout)
+	a.await(t, state.Open, settings.CallTimeout)
 	// When the node comes back on the same address, and a caller keeps calling
 	startChild(t, node.addr, 0)
 	stop := a.keepCalling("weather", 50*time.Millisecond)
 	defer stop()
 	// Then a probe closes the breaker: protoactor retries a lost address
 	// every 2 s, and the first probe that reaches the node closes it
-	tr := a.await(t, tripwire.Closed, reconnect+settings.OpenTimeout+settings.CallTimeout)
-	if tr.Reason != tripwire.ReasonProbeSucceeded {
-		t.Fatalf("closed for %q, want %q", tr.Reason, tripwire.ReasonProbeSucceeded)
+	tr := a.await(t, state.Closed, reconnect+settings.OpenTimeout+settings.CallTimeout)
+	if tr.Reason != state.ReasonProbeSucceeded {
+		t.Fatalf("closed for %q, want %q", tr.Reason, state.ReasonProbeSucceeded)
 	}
-	v, err := tripwire.CallAs[*wrapperspb.StringValue](context.Background(), a.reg, "weather", hello())
+	v, err := tripwire.Key[any, *wrapperspb.StringValue](a.reg, "weather").Call(context.Background(), hello())
 	if err != nil || v.GetValue() != "hello" {
 		t.Fatalf("CallAs after restart = %v, %v", v, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // remoteCaller is a caller child, seen from the test.
@@ -68,7 +70,7 @@ func startRemoteCaller(t *testing.T, ns string, s callerSpec) *remoteCaller {
 type transition struct {
 	at       time.Time
 	from, to string
-	reason   string
+	reason   state.Reason
 }
 
 // next returns the caller's next transition to state to, failing the test

@@ -28,7 +28,7 @@ func TestPausedNodeRunsNoTimedOutCallWithShedExpired(t *testing.T) {
 			node := startNode(t, nodeSpec{listen: "127.0.0.1:0", keepalive: true, shed: shed})
 			a := startCaller(t)
 			for key, timeout := range map[string]time.Duration{"impatient": 200 * time.Millisecond, "patient": 5 * time.Second} {
-				if err := a.reg.Register(key, tripwire.ActorTarget(node.pid()), tripwire.Settings{Threshold: 10 * calls, CallTimeout: timeout}); err != nil {
+				if err := a.reg.Register(context.Background(), key, tripwire.ActorTarget(node.pid()), tripwire.Settings{Threshold: 10 * calls, CallTimeout: timeout}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -23,7 +23,7 @@ func BenchmarkColdCall(b *testing.B) {
 	}{{"hot", 1}, {"cold", 20_000}} {
 		b.Run(c.name, func(b *testing.B) {
 			sys := testkit.NewSystem(b)
-			reg, err := tripwire.Start(sys, tripwire.WithFactory(func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
+			reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithFactory(func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
 				return ok, tripwire.Settings{IdleTimeout: time.Hour, CallTimeout: time.Second}, nil
 			}))
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // n is the scale of the test: 100,000 keys. The bounds are generous (the
@@ -18,7 +19,7 @@ const n = 100_000
 
 func TestHundredThousandKeys(t *testing.T) {
 	sys := testkit.NewSystem(t)
-	reg, err := tripwire.Start(sys)
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestHundredThousandKeys(t *testing.T) {
 	// statistics windows drain (a quiet key keeps only its totals): each
 	// key checks a window after its first call, and 100,000 checks take
 	// their turns on two cores
-	time.Sleep(tripwire.StatsWindow + 3*time.Second)
+	time.Sleep(state.StatsWindow + 3*time.Second)
 	called := (heap() - base) / n
 	t.Logf("heap per key called and then quiet: %d B", called)
 	if called > 1600 {
@@ -59,7 +60,7 @@ func TestHundredThousandKeys(t *testing.T) {
 
 	// Unregistering returns the keys' heap, but for protoactor's floor
 	for i := range n {
-		if err := reg.Unregister(key(i)); err != nil {
+		if err := reg.Unregister(context.Background(), key(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -74,7 +75,7 @@ func TestHundredThousandKeys(t *testing.T) {
 
 func TestHundredThousandPassivatedKeys(t *testing.T) {
 	sys := testkit.NewSystem(t)
-	reg, err := tripwire.Start(sys, tripwire.WithFactory(func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithFactory(func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
 		return ok, tripwire.Settings{IdleTimeout: time.Second, CallTimeout: 500 * time.Millisecond}, nil
 	}))
 	if err != nil {

@@ -27,7 +27,7 @@ func heap() int64 {
 
 func key(i int) string { return fmt.Sprintf("tenant-%07d", i) }
 
-var ok = tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil })
+var ok = tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil })
 
 // batch is how many keys one timing of Register covers.
 const batch = 1000
@@ -41,7 +41,7 @@ func registerAll(tb testing.TB, reg *tripwire.Registry, from, to int, s tripwire
 		end := min(start+batch, to)
 		t0 := time.Now()
 		for i := start; i < end; i++ {
-			if err := reg.Register(key(i), ok, s); err != nil {
+			if err := reg.Register(context.Background(), key(i), ok, s); err != nil {
 				tb.Fatalf("Register %d: %v", i, err)
 			}
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // million is the key count of the benchmarks.
@@ -38,20 +39,20 @@ func registerTail(b *testing.B, big, small *tripwire.Registry) (atMillion, atTho
 	for start := million - tail; start < million; start += batch {
 		t0 := time.Now()
 		for i := start; i < start+batch; i++ {
-			if err := big.Register(key(i), ok, tripwire.Settings{}); err != nil {
+			if err := big.Register(context.Background(), key(i), ok, tripwire.Settings{}); err != nil {
 				b.Fatal(err)
 			}
 		}
 		bigs = append(bigs, time.Since(t0)/batch)
 		t0 = time.Now()
 		for i := range batch {
-			if err := small.Register(key(i), ok, tripwire.Settings{}); err != nil {
+			if err := small.Register(context.Background(), key(i), ok, tripwire.Settings{}); err != nil {
 				b.Fatal(err)
 			}
 		}
 		smalls = append(smalls, time.Since(t0)/batch)
 		for i := range batch {
-			if err := small.Unregister(key(i)); err != nil {
+			if err := small.Unregister(context.Background(), key(i)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -71,11 +72,11 @@ func BenchmarkMillionKeys(b *testing.B) {
 	b.Run("tripwire", func(b *testing.B) {
 		for b.Loop() {
 			sys := testkit.NewSystem(b)
-			reg, err := tripwire.Start(sys)
+			reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 			if err != nil {
 				b.Fatal(err)
 			}
-			small, err := tripwire.Start(sys)
+			small, err := tripwire.Start(tripwire.WithActorSystem(sys))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -98,7 +99,7 @@ func BenchmarkMillionKeys(b *testing.B) {
 			t0 = time.Now()
 			const snaps = 10000
 			for i := range snaps {
-				if _, err := reg.Snapshot(key(i * 97)); err != nil {
+				if _, err := reg.Snapshot(context.Background(), key(i*97)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -106,7 +107,7 @@ func BenchmarkMillionKeys(b *testing.B) {
 			// Every key called once and then quiet: its statistics' window
 			// given back a window later (its drain check), its totals kept
 			callAll(b, reg, 0, million, 8)
-			time.Sleep(tripwire.StatsWindow + 5*time.Second)
+			time.Sleep(state.StatsWindow + 5*time.Second)
 			calledPerKey := float64(heap()-base) / million
 			t0 = time.Now()
 			if err := reg.Shutdown(context.Background()); err != nil {
@@ -168,7 +169,7 @@ func BenchmarkMillionKeys(b *testing.B) {
 func BenchmarkFactoryHundredThousand(b *testing.B) {
 	for b.Loop() {
 		sys := testkit.NewSystem(b)
-		reg, err := tripwire.Start(sys, tripwire.WithFactory(func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithFactory(func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
 			return ok, tripwire.Settings{IdleTimeout: time.Minute}, nil
 		}))
 		if err != nil {
@@ -201,7 +202,7 @@ func BenchmarkFactoryHundredThousand(b *testing.B) {
 func BenchmarkWake(b *testing.B) {
 	const keys = 20_000
 	sys := testkit.NewSystem(b)
-	reg, err := tripwire.Start(sys, tripwire.WithFactory(func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithFactory(func(context.Context, string) (tripwire.Target, tripwire.Settings, error) {
 		return ok, tripwire.Settings{IdleTimeout: 500 * time.Millisecond, CallTimeout: 200 * time.Millisecond}, nil
 	}))
 	if err != nil {
@@ -237,14 +238,14 @@ func BenchmarkOpenPathMillion(b *testing.B) {
 	}
 	b.Run("tripwire", func(b *testing.B) {
 		sys := testkit.NewSystem(b)
-		reg, err := tripwire.Start(sys)
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer func() { _ = reg.Shutdown(context.Background()) }()
 		registerAll(b, reg, 0, million, tripwire.Settings{IdleTimeout: time.Hour})
 		for _, k := range keys {
-			if err := reg.ForceOpen(k); err != nil {
+			if err := reg.ForceOpen(context.Background(), k); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -292,7 +293,7 @@ func BenchmarkOpenPathMillion(b *testing.B) {
 func BenchmarkStateGaugeMillion(b *testing.B) {
 	reader := sdkmetric.NewManualReader()
 	sys := testkit.NewSystem(b)
-	reg, err := tripwire.Start(sys, tripwire.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -331,14 +332,14 @@ func BenchmarkStateGaugeMillion(b *testing.B) {
 // of them.
 func BenchmarkSnapshotsMillion(b *testing.B) {
 	sys := testkit.NewSystem(b)
-	reg, err := tripwire.Start(sys)
+	reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer func() { _ = reg.Shutdown(context.Background()) }()
 	registerAll(b, reg, 0, million, tripwire.Settings{})
 	for i := range 12 {
-		if err := reg.ForceOpen(key(i * 80_000)); err != nil {
+		if err := reg.ForceOpen(context.Background(), key(i*80_000)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -352,7 +353,7 @@ func BenchmarkSnapshotsMillion(b *testing.B) {
 	}
 	for b.Loop() {
 		t0 := time.Now()
-		if n := count(tripwire.Filter{States: []tripwire.State{tripwire.Open}}); n != 12 {
+		if n := count(tripwire.Filter{States: []state.State{state.Open}}); n != 12 {
 			b.Fatalf("%d open keys listed, want 12", n)
 		}
 		b.ReportMetric(time.Since(t0).Seconds()*1000, "ms-open-of-1M")

@@ -9,11 +9,11 @@ import (
 )
 
 func main() {
-	reg, err := tripwire.Start(nil)
+	reg, err := tripwire.Start()
 	if err != nil {
 		panic(err)
 	}
 	defer reg.Shutdown(context.Background())
-	_ = reg.Register("k", tripwire.FuncTarget(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{})
+	_ = reg.Register(context.Background(), "k", tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{})
 	fmt.Println(reg.Call(context.Background(), "k", "m"))
 }

@@ -1,4 +1,4 @@
-package tripwire_test
+package remoting_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/remoting"
 )
 
 // An actor on another machine that neither sheds nor reads its calls'
@@ -14,20 +16,20 @@ import (
 // allocates less. The breaker still answers ErrTimeout at the deadline,
 // and an actor on this machine still reads it, from the call's sender.
 func ExampleWithoutDeadlineHeader() {
-	system := tripwire.NewActorSystem(nil)
+	system := system.New(nil)
 	defer system.Shutdown()
-	reg, _ := tripwire.Start(system)
+	reg, _ := tripwire.Start(tripwire.WithActorSystem(system))
 	defer reg.Shutdown(context.Background())
 	pid := system.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
 		if _, ok := c.Message().(string); ok {
-			_, inHeader := tripwire.CallDeadline(c.MessageHeader(), nil)
-			_, known := tripwire.CallDeadline(c.MessageHeader(), c.Sender())
+			_, inHeader := remoting.CallDeadline(c.MessageHeader(), nil)
+			_, known := remoting.CallDeadline(c.MessageHeader(), c.Sender())
 			c.Respond([2]bool{inHeader, known})
 		}
 	}))
 
-	counter := tripwire.WithoutDeadlineHeader(tripwire.ActorTarget(pid))
-	_ = reg.Register("counter", counter, tripwire.Settings{})
+	counter := remoting.WithoutDeadlineHeader(tripwire.ActorTarget(pid))
+	_ = reg.Register(context.Background(), "counter", counter, tripwire.Settings{})
 	found, err := reg.Call(context.Background(), "counter", "add")
 	fmt.Println("deadline in the header, known:", found, err)
 	// Output: deadline in the header, known: [false true] <nil>
@@ -36,18 +38,18 @@ func ExampleWithoutDeadlineHeader() {
 // An actor whose own code reads the DeadlineHeader, or that forwards its
 // calls to another machine, takes the header on local calls too.
 func ExampleWithDeadlineHeader() {
-	system := tripwire.NewActorSystem(nil)
+	system := system.New(nil)
 	defer system.Shutdown()
-	reg, _ := tripwire.Start(system)
+	reg, _ := tripwire.Start(tripwire.WithActorSystem(system))
 	defer reg.Shutdown(context.Background())
 	pid := system.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
 		if _, ok := c.Message().(string); ok {
-			c.Respond(c.MessageHeader().Get(tripwire.DeadlineHeader) != "")
+			c.Respond(c.MessageHeader().Get(remoting.DeadlineHeader) != "")
 		}
 	}))
 
-	ledger := tripwire.WithDeadlineHeader(tripwire.ActorTarget(pid))
-	_ = reg.Register("ledger", ledger, tripwire.Settings{})
+	ledger := remoting.WithDeadlineHeader(tripwire.ActorTarget(pid))
+	_ = reg.Register(context.Background(), "ledger", ledger, tripwire.Settings{})
 	inHeader, err := reg.Call(context.Background(), "ledger", "post")
 	fmt.Println("deadline in the header:", inHeader, err)
 	// Output: deadline in the header: true <nil>

@@ -1,22 +1,22 @@
-package chaos_test
+package tripwiretest_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // A dependency that fails twice trips a breaker with threshold 2. A crashed
 // breaker comes back closed, so the healed dependency is called again.
 func Example() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 
-	billing := chaos.New(chaos.Seed(1)) // seeded: FailRate and HangRate repeat
-	_ = reg.Register("billing", billing.Func(nil), tripwire.Settings{Threshold: 2})
+	billing := tripwiretest.New(tripwiretest.Seed(1)) // seeded: FailRate and HangRate repeat
+	_ = reg.Register(context.Background(), "billing", billing.Func(nil), tripwire.Settings{Threshold: 2})
 
 	_ = billing.FailNext(2)
 	for i := 1; i <= 3; i++ {
@@ -24,7 +24,7 @@ func Example() {
 		fmt.Println(i, err)
 	}
 
-	_ = reg.Crash("billing") // returns once a fresh breaker serves the key
+	_ = tripwiretest.Crash(context.Background(), reg, "billing") // returns once a fresh breaker serves the key
 	v, err := reg.Call(ctx, "billing", 4)
 	fmt.Println(v, err)
 	fmt.Printf("%+v\n", billing.Counts())
@@ -40,13 +40,13 @@ func Example() {
 // panics, waits or hangs as it says, after the script's own faults.
 func ExampleOp() {
 	ctx := context.Background()
-	reg, _ := tripwire.Start(nil)
+	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 
-	db := chaos.New()
-	_ = reg.Register("db", db.Func(nil), tripwire.Settings{Threshold: 5})
+	db := tripwiretest.New()
+	_ = reg.Register(context.Background(), "db", db.Func(nil), tripwire.Settings{Threshold: 5})
 
-	for _, op := range []chaos.Op{
+	for _, op := range []tripwiretest.Op{
 		{Label: "read"},
 		{Label: "write", Fail: true},
 		{Value: 42},

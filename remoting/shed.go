@@ -1,10 +1,12 @@
-package tripwire
+package remoting
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire"
 )
 
 // ShedConfig configures ShedExpired. The zero value sheds every message
@@ -13,7 +15,7 @@ type ShedConfig struct {
 	// Tolerance sheds a message only once its deadline is more than this
 	// far in the past: room for the clocks of the caller's and the target's
 	// machines to disagree. Zero: as soon as it has passed. Negative:
-	// ErrInvalidOption.
+	// tripwire.ErrInvalidOption.
 	Tolerance time.Duration
 	// OnShed, if set, is called with each message shed (without its
 	// envelope) and the deadline it carried. It runs on the actor's
@@ -27,7 +29,7 @@ type ShedConfig struct {
 // (CallDeadline: its DeadlineHeader, or its sender on this machine) has
 // passed when the actor gets to it is dropped without running the actor's
 // Receive. Its caller has its answer already — a Tripwire call got
-// ErrTimeout at that deadline — so the work would be done for nobody: the
+// tripwire.ErrTimeout at that deadline — so the work would be done for nobody: the
 // message of a node that was paused, or a mailbox that backed up.
 //
 // A shed message gets no reply. Tripwire's caller would ignore it, and a
@@ -43,7 +45,7 @@ type ShedConfig struct {
 // set Tolerance to what they may disagree by.
 func ShedExpired(cfg ShedConfig) (actor.ReceiverMiddleware, error) {
 	if cfg.Tolerance < 0 {
-		return nil, fmt.Errorf("%w: ShedConfig.Tolerance %v is negative", ErrInvalidOption, cfg.Tolerance)
+		return nil, fmt.Errorf("%w: ShedConfig.Tolerance %v is negative", tripwire.ErrInvalidOption, cfg.Tolerance)
 	}
 	return func(next actor.ReceiverFunc) actor.ReceiverFunc {
 		return func(c actor.ReceiverContext, env *actor.MessageEnvelope) {

@@ -1,4 +1,4 @@
-package chaos
+package tripwiretest
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // inner (nil: answer with the message itself), or carries out the call's
 // Op.
 func (s *Script) Func(inner Func) tripwire.Target {
-	return tripwire.FuncTarget(s.Wrap(inner))
+	return tripwire.Func(s.Wrap(inner))
 }
 
 // Wrap returns inner (nil: answer with the message itself) following the

@@ -1,4 +1,4 @@
-package chaos_test
+package tripwiretest_test
 
 import (
 	"context"
@@ -10,13 +10,14 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestLatencyDelaysTheAnswerByExactlyD(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// Given a script with 300 ms of latency
-		s := chaos.New()
+		s := tripwiretest.New()
 		must(t, s.Latency(300*time.Millisecond))
 		fn := s.Wrap(nil)
 		start := time.Now()
@@ -36,7 +37,7 @@ func TestLatencyDelaysTheAnswerByExactlyD(t *testing.T) {
 func TestLatencyEndsWithTheContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// Given a script with 1 s of latency and a context of 200 ms
-		s := chaos.New()
+		s := tripwiretest.New()
 		must(t, s.Latency(time.Second))
 		must(t, s.FailNext(1))
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -58,7 +59,7 @@ func TestLatencyEndsWithTheContext(t *testing.T) {
 func TestHangIgnoresTheContextUntilRelease(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// Given a hanging script and a call whose context is cancelled at once
-		s := chaos.New()
+		s := tripwiretest.New()
 		s.Hang()
 		fn := s.Wrap(nil)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -86,7 +87,7 @@ func TestHangIgnoresTheContextUntilRelease(t *testing.T) {
 func TestHangRateHangsSomeCallsUntilTheNextRelease(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// Given a seeded script that hangs half its calls
-		s := chaos.New(chaos.Seed(3))
+		s := tripwiretest.New(tripwiretest.Seed(3))
 		must(t, s.HangRate(0.5))
 		fn := s.Wrap(nil)
 		// When 40 calls are made
@@ -124,11 +125,11 @@ func TestFuncTargetThroughABreaker(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a breaker (threshold 3, call timeout 1 s) in front of a script's function target
-		s := chaos.New()
+		s := tripwiretest.New()
 		testkit.Register(t, e.Reg, "db", s.Func(nil), tripwire.Settings{Threshold: 3, CallTimeout: time.Second, OpenTimeout: time.Minute})
 		// When the script fails once, panics once and hangs once
 		must(t, s.FailNext(1))
-		if _, err := e.Reg.Call(ctx, "db", 1); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := e.Reg.Call(ctx, "db", 1); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("failing call: %v", err)
 		}
 		must(t, s.PanicNext(1))
@@ -143,12 +144,12 @@ func TestFuncTargetThroughABreaker(t *testing.T) {
 			t.Fatalf("hung call: %v after %v", err, time.Since(start))
 		}
 		synctest.Wait()
-		if st, _ := e.Reg.State("db"); st != tripwire.Open {
+		if st, _ := e.Reg.State("db"); st != state.Open {
 			t.Fatalf("state %v, want open", st)
 		}
 		// and the hung worker is freed by Release (Shutdown would wait for it)
 		s.Release()
-		if c := s.Counts(); c != (chaos.Counts{Calls: 3, Failures: 1, Panics: 1, Hangs: 1}) {
+		if c := s.Counts(); c != (tripwiretest.Counts{Calls: 3, Failures: 1, Panics: 1, Hangs: 1}) {
 			t.Fatalf("Counts() = %+v", c)
 		}
 	})

@@ -1,4 +1,4 @@
-package chaos_test
+package tripwiretest_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // restarts returns each key's Snapshot.Restarts.
@@ -20,7 +20,7 @@ func restarts(t *testing.T, reg *tripwire.Registry, keys ...string) map[string]i
 	t.Helper()
 	m := map[string]int{}
 	for _, k := range keys {
-		s, err := reg.Snapshot(k)
+		s, err := reg.Snapshot(context.Background(), k)
 		if err != nil {
 			t.Fatalf("Snapshot(%q): %v", k, err)
 		}
@@ -32,7 +32,7 @@ func restarts(t *testing.T, reg *tripwire.Registry, keys ...string) map[string]i
 func registerEchoes(t *testing.T, reg *tripwire.Registry, keys ...string) {
 	t.Helper()
 	for _, k := range keys {
-		testkit.Register(t, reg, k, chaos.New().Func(nil), tripwire.Settings{})
+		testkit.Register(t, reg, k, tripwiretest.New().Func(nil), tripwire.Settings{})
 	}
 }
 
@@ -41,7 +41,7 @@ func TestCrashEveryCrashesAtItsRateUntilStopped(t *testing.T) {
 		// Given three keys and a crash every 10 ms
 		keys := []string{"a", "b", "c"}
 		registerEchoes(t, e.Reg, keys...)
-		stop := chaos.CrashEvery(e.Reg, 10*time.Millisecond, chaos.Seed(1))
+		stop := tripwiretest.CrashEvery(e.Reg, 10*time.Millisecond, tripwiretest.Seed(1))
 		// When 105 ms pass and it is stopped
 		time.Sleep(105 * time.Millisecond)
 		rep := stop()
@@ -83,7 +83,7 @@ func TestCrashEveryWithASeedPicksTheSameKeys(t *testing.T) {
 		var byKey map[string]int
 		testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 			registerEchoes(t, e.Reg, "a", "b", "c", "d", "e")
-			stop := chaos.CrashEvery(e.Reg, 10*time.Millisecond, chaos.Seed(seed))
+			stop := tripwiretest.CrashEvery(e.Reg, 10*time.Millisecond, tripwiretest.Seed(seed))
 			time.Sleep(405 * time.Millisecond)
 			byKey = stop().ByKey
 		})
@@ -104,7 +104,7 @@ func TestCrashEveryOnlyKeys(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given three keys and a crash schedule limited to "b" and an unregistered "zz"
 		registerEchoes(t, e.Reg, "a", "b", "c")
-		stop := chaos.CrashEvery(e.Reg, 10*time.Millisecond, chaos.OnlyKeys("b", "zz"), chaos.Seed(5))
+		stop := tripwiretest.CrashEvery(e.Reg, 10*time.Millisecond, tripwiretest.OnlyKeys("b", "zz"), tripwiretest.Seed(5))
 		time.Sleep(205 * time.Millisecond)
 		rep := stop()
 		// Then only "b" crashed, and picks of "zz" were errors
@@ -122,10 +122,10 @@ func TestCrashEveryKeepsCallersAnswered(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a key whose target takes about 3 ms and a crash every 10 ms
-		s := chaos.New()
+		s := tripwiretest.New()
 		must(t, s.Latency(3001*time.Microsecond)) // never ends at a crash instant
 		testkit.Register(t, e.Reg, "k", s.Func(nil), tripwire.Settings{})
-		stop := chaos.CrashEvery(e.Reg, 10*time.Millisecond)
+		stop := tripwiretest.CrashEvery(e.Reg, 10*time.Millisecond)
 		// When one caller calls for 200 ms
 		var ok, restarted int
 		for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); {
@@ -155,7 +155,7 @@ func TestCrashEveryLeavesNoGoroutineAfterStop(t *testing.T) {
 		synctest.Wait()
 		before := goleak.IgnoreCurrent()
 		// When a crash schedule runs and is stopped
-		stop := chaos.CrashEvery(e.Reg, time.Millisecond)
+		stop := tripwiretest.CrashEvery(e.Reg, time.Millisecond)
 		time.Sleep(50 * time.Millisecond)
 		if rep := stop(); rep.Crashes == 0 {
 			t.Fatalf("no crash: %+v", rep)
@@ -170,13 +170,13 @@ func TestCrashEveryLeavesNoGoroutineAfterStop(t *testing.T) {
 
 func TestCrashEveryRejectsBadArguments(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		for name, stop := range map[string]func() chaos.CrashReport{
-			"nil registry": chaos.CrashEvery(nil, time.Millisecond),
-			"zero period":  chaos.CrashEvery(e.Reg, 0),
-			"negative":     chaos.CrashEvery(e.Reg, -time.Second),
+		for name, stop := range map[string]func() tripwiretest.CrashReport{
+			"nil registry": tripwiretest.CrashEvery(nil, time.Millisecond),
+			"zero period":  tripwiretest.CrashEvery(e.Reg, 0),
+			"negative":     tripwiretest.CrashEvery(e.Reg, -time.Second),
 		} {
 			// When CrashEvery gets a bad argument, Then stop reports ErrInvalid and no crash
-			if rep := stop(); !errors.Is(rep.Err, chaos.ErrInvalid) || rep.Crashes != 0 {
+			if rep := stop(); !errors.Is(rep.Err, tripwiretest.ErrInvalid) || rep.Crashes != 0 {
 				t.Errorf("%s: %+v", name, rep)
 			}
 		}
@@ -187,7 +187,7 @@ func TestCrashEveryCountsErrorsAfterShutdown(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a crash schedule on a registry that is then shut down
 		registerEchoes(t, e.Reg, "a")
-		stop := chaos.CrashEvery(e.Reg, 10*time.Millisecond)
+		stop := tripwiretest.CrashEvery(e.Reg, 10*time.Millisecond)
 		time.Sleep(35 * time.Millisecond)
 		if err := e.Reg.Shutdown(context.Background()); err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package chaos_test
+package tripwiretest_test
 
 import (
 	"context"
@@ -11,11 +11,12 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // spawnTarget starts the script's echo actor as name and puts a breaker in front of it.
-func spawnTarget(t *testing.T, e *testkit.Env, s *chaos.Script, name string, set tripwire.Settings) *actor.PID {
+func spawnTarget(t *testing.T, e *testkit.Env, s *tripwiretest.Script, name string, set tripwire.Settings) *actor.PID {
 	t.Helper()
 	pid, err := s.Spawn(e.Sys, name)
 	if err != nil {
@@ -32,7 +33,7 @@ func TestActorTargetAnswersFailsAndRepliesErrorValues(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given an actor target with an inner that refuses "nope"
-		s := chaos.New()
+		s := tripwiretest.New()
 		errNope := errors.New("nope")
 		pid, err := e.Sys.Root.SpawnNamed(s.Props(func(_ context.Context, msg any) (any, error) {
 			if msg == "nope" {
@@ -54,15 +55,15 @@ func TestActorTargetAnswersFailsAndRepliesErrorValues(t *testing.T) {
 		}
 		// When the script fails the next call, Then the reply is an injected failure
 		must(t, s.FailNext(1))
-		if _, err := e.Reg.Call(ctx, "svc", "hi"); !errors.Is(err, chaos.ErrInjected) {
+		if _, err := e.Reg.Call(ctx, "svc", "hi"); !errors.Is(err, tripwiretest.ErrInjected) {
 			t.Fatalf("injected: %v", err)
 		}
 		// and the breaker counted both error replies as consecutive failures
 		synctest.Wait()
-		if snap, _ := e.Reg.Snapshot("svc"); snap.Failures != 2 {
+		if snap, _ := e.Reg.Snapshot(context.Background(), "svc"); snap.Failures != 2 {
 			t.Fatalf("breaker counts %d consecutive failures, want 2", snap.Failures)
 		}
-		if c := s.Counts(); c != (chaos.Counts{Calls: 3, Failures: 1}) {
+		if c := s.Counts(); c != (tripwiretest.Counts{Calls: 3, Failures: 1}) {
 			t.Fatalf("Counts() = %+v", c)
 		}
 	})
@@ -72,7 +73,7 @@ func TestActorTargetLatencyDoesNotBlockOtherRequests(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given an actor target with 400 ms of latency
-		s := chaos.New()
+		s := tripwiretest.New()
 		spawnTarget(t, e, s, "slow", roomy)
 		must(t, s.Latency(400*time.Millisecond))
 		start := time.Now()
@@ -99,7 +100,7 @@ func TestActorTargetHangTimesOutAndReleaseResumes(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a hanging actor target behind a breaker with a 1 s call timeout
-		s := chaos.New()
+		s := tripwiretest.New()
 		spawnTarget(t, e, s, "stuck", roomy)
 		s.Hang()
 		start := time.Now()
@@ -126,7 +127,7 @@ func TestActorTargetPanicRestartsTheActorAndTheCallTimesOut(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given an actor target that panics on its next request
-		s := chaos.New()
+		s := tripwiretest.New()
 		spawnTarget(t, e, s, "fragile", roomy)
 		must(t, s.PanicNext(1))
 		// When it is called, Then the request is lost and the call times out
@@ -152,7 +153,7 @@ func TestActorTargetDieStopsTheActor(t *testing.T) {
 		ctx := context.Background()
 		// Given two running actor targets of one script, one of them behind a
 		// breaker that watches it (the default) and one behind a breaker that does not
-		s := chaos.New()
+		s := tripwiretest.New()
 		spawnTarget(t, e, s, "watched", roomy)
 		spawnTarget(t, e, s, "unwatched", unwatched)
 		for _, key := range []string{"watched", "unwatched"} {
@@ -164,7 +165,7 @@ func TestActorTargetDieStopsTheActor(t *testing.T) {
 		s.Die()
 		synctest.Wait()
 		// Then both actors have stopped: the watching breaker opened at once,
-		if st, _ := e.Reg.State("watched"); st != tripwire.Open {
+		if st, _ := e.Reg.State("watched"); st != state.Open {
 			t.Fatalf("watched after Die: state %v, want open", st)
 		}
 		if _, err := e.Reg.Call(ctx, "watched", 2); !errors.Is(err, tripwire.ErrOpen) {
@@ -189,7 +190,7 @@ func TestActorTargetDieStopsTheActor(t *testing.T) {
 		if v, err := e.Reg.Call(ctx, "unwatched", 4); v != 4 || err != nil {
 			t.Fatalf("unwatched respawned: %v, %v", v, err)
 		}
-		time.Sleep(tripwire.DefaultOpenTimeout + time.Millisecond)
+		time.Sleep(state.DefaultOpenTimeout + time.Millisecond)
 		if v, err := e.Reg.Call(ctx, "watched", 5); v != 5 || err != nil {
 			t.Fatalf("watched respawned: %v, %v", v, err)
 		}
@@ -203,11 +204,11 @@ func TestActorTargetStartedWhileDeadAnswersDownThenStops(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		ctx := context.Background()
 		// Given a dead script and an actor target spawned after it died
-		s := chaos.New()
+		s := tripwiretest.New()
 		s.Die()
 		spawnTarget(t, e, s, "late", unwatched)
 		// When it is called, Then it answers ErrDown and stops itself
-		if _, err := e.Reg.Call(ctx, "late", 1); !errors.Is(err, chaos.ErrDown) {
+		if _, err := e.Reg.Call(ctx, "late", 1); !errors.Is(err, tripwiretest.ErrDown) {
 			t.Fatalf("first call: %v", err)
 		}
 		synctest.Wait()
@@ -222,12 +223,12 @@ func TestActorTargetStartedWhileDeadAnswersDownThenStops(t *testing.T) {
 
 func TestSpawnRejectsMissingArguments(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		s := chaos.New()
+		s := tripwiretest.New()
 		// When Spawn gets no system or no name, Then it is ErrInvalid
-		if _, err := s.Spawn(nil, "x"); !errors.Is(err, chaos.ErrInvalid) {
+		if _, err := s.Spawn(nil, "x"); !errors.Is(err, tripwiretest.ErrInvalid) {
 			t.Fatalf("nil system: %v", err)
 		}
-		if _, err := s.Spawn(e.Sys, ""); !errors.Is(err, chaos.ErrInvalid) {
+		if _, err := s.Spawn(e.Sys, ""); !errors.Is(err, tripwiretest.ErrInvalid) {
 			t.Fatalf("empty name: %v", err)
 		}
 		// and a name in use is protoactor's error

@@ -24,4 +24,4 @@
 // generator (Seed), so a test that makes its calls in a fixed order sees the
 // same faults on every run. Everything here is safe for concurrent use and
 // works in fake time (testing/synctest).
-package chaos
+package tripwiretest

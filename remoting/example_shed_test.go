@@ -1,4 +1,4 @@
-package tripwire_test
+package remoting_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/remoting"
 )
 
 // books is the actor target of ExampleShedExpired: it tells taken of each
@@ -30,15 +32,15 @@ func (l *books) Receive(c actor.Context) {
 // mailbox, instead of running it late for a caller that already has
 // ErrTimeout.
 func ExampleShedExpired() {
-	sys := tripwire.NewActorSystem(nil)
+	sys := system.New(nil)
 	defer sys.Shutdown()
-	reg, _ := tripwire.Start(sys)
+	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys))
 	defer reg.Shutdown(context.Background())
 	l := &books{taken: make(chan string, 2), gate: make(chan struct{})}
 	newLedger := func() actor.Actor { return l }
 	dropped := make(chan string, 1)
 
-	shed, err := tripwire.ShedExpired(tripwire.ShedConfig{
+	shed, err := remoting.ShedExpired(remoting.ShedConfig{
 		OnShed: func(msg any, _ time.Time) { dropped <- fmt.Sprint(msg) },
 	})
 	if err != nil {
@@ -46,7 +48,7 @@ func ExampleShedExpired() {
 	}
 	props := actor.PropsFromProducer(newLedger, actor.WithReceiverMiddleware(shed))
 	pid := sys.Root.Spawn(props)
-	_ = reg.Register("ledger", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: time.Second})
+	_ = reg.Register(context.Background(), "ledger", tripwire.ActorTarget(pid), tripwire.Settings{CallTimeout: time.Second})
 
 	// The ledger is busy with a first entry; a second one waits behind it
 	// and its caller gives up after 50 ms.
@@ -71,9 +73,9 @@ func ExampleShedExpired() {
 // A caller outside Tripwire puts its own deadline in the header, and waits
 // no longer than that.
 func ExampleDeadlineEnvelope() {
-	sys := tripwire.NewActorSystem(nil)
+	sys := system.New(nil)
 	defer sys.Shutdown()
-	shed, _ := tripwire.ShedExpired(tripwire.ShedConfig{})
+	shed, _ := remoting.ShedExpired(remoting.ShedConfig{})
 	echo := func(c actor.Context) {
 		if s, ok := c.Message().(string); ok {
 			c.Respond(s)
@@ -83,7 +85,7 @@ func ExampleDeadlineEnvelope() {
 	msg := "ping"
 
 	f := actor.NewFuture(sys, time.Second)
-	env, err := tripwire.DeadlineEnvelope(msg, f.PID(), time.Now().Add(time.Second))
+	env, err := remoting.DeadlineEnvelope(msg, f.PID(), time.Now().Add(time.Second))
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package chaos
+package tripwiretest
 
 import "github.com/asynkron/protoactor-go/actor"
 

@@ -1,18 +1,20 @@
-package chaos
+package tripwiretest
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/hook"
 )
 
 // CrashReport is what a CrashEvery did.
 type CrashReport struct {
-	Crashes int            // breakers crashed (reg.Crash succeeded)
-	Errors  int            // reg.Crash failures: key gone, registry shut down, ...
+	Crashes int            // breakers crashed (Crash succeeded)
+	Errors  int            // Crash failures: key gone, registry shut down, ...
 	ByKey   map[string]int // crashes per key
 	Err     error          // wraps ErrInvalid if CrashEvery started nothing
 }
@@ -23,7 +25,7 @@ type crashConfig struct {
 }
 
 // CrashEvery crashes the breaker of a random registered key of reg (see
-// Registry.Crash) every period, until stop is called; OnlyKeys narrows the
+// Crash) every period, until stop is called; OnlyKeys narrows the
 // choice and Seed makes it reproducible. Each crash waits until the key's
 // new breaker serves, so crashes never overlap; a period that passes during
 // one is skipped. stop waits for the crashing goroutine to end and returns
@@ -89,11 +91,24 @@ func crashLoop(reg *tripwire.Registry, every time.Duration, cfg crashConfig, qui
 			continue
 		}
 		key := keys[cfg.rng.IntN(len(keys))]
-		if err := reg.Crash(key); err != nil {
+		if err := Crash(context.Background(), reg, key); err != nil {
 			rep.Errors++
 			continue
 		}
 		rep.Crashes++
 		rep.ByKey[key]++
 	}
+}
+
+// Crash makes key's breaker in reg panic, for resilience tests, and returns
+// once a fresh breaker serves the key: closed, with zero failures. The
+// calls the crashed breaker had in flight carry over to it: they get their
+// targets' answers, which no longer count. It waits until ctx ends (at
+// most 5 s if ctx has no deadline: then tripwire.ErrTimeout), and returns
+// what Registry.Snapshot would for a bad key or registry.
+func Crash(ctx context.Context, reg *tripwire.Registry, key string) error {
+	if reg == nil {
+		return fmt.Errorf("%w: Crash: nil registry", tripwire.ErrInvalidOption)
+	}
+	return hook.Crash(ctx, reg, key)
 }

@@ -1,4 +1,4 @@
-package chaos_test
+package tripwiretest_test
 
 import (
 	"context"
@@ -7,44 +7,44 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripwire-go/tripwire/test/chaos"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestSettersRejectOutOfRangeArguments(t *testing.T) {
 	cases := []struct {
 		name string
-		set  func(s *chaos.Script) error
+		set  func(s *tripwiretest.Script) error
 		ok   bool
 	}{
-		{"FailNext(-1)", func(s *chaos.Script) error { return s.FailNext(-1) }, false},
-		{"FailNext(0)", func(s *chaos.Script) error { return s.FailNext(0) }, true},
-		{"FailNext(3)", func(s *chaos.Script) error { return s.FailNext(3) }, true},
-		{"PanicNext(-1)", func(s *chaos.Script) error { return s.PanicNext(-1) }, false},
-		{"PanicNext(0)", func(s *chaos.Script) error { return s.PanicNext(0) }, true},
-		{"FailRate(-0.01)", func(s *chaos.Script) error { return s.FailRate(-0.01) }, false},
-		{"FailRate(1.01)", func(s *chaos.Script) error { return s.FailRate(1.01) }, false},
-		{"FailRate(NaN)", func(s *chaos.Script) error { return s.FailRate(math.NaN()) }, false},
-		{"FailRate(+Inf)", func(s *chaos.Script) error { return s.FailRate(math.Inf(1)) }, false},
-		{"FailRate(0)", func(s *chaos.Script) error { return s.FailRate(0) }, true},
-		{"FailRate(1)", func(s *chaos.Script) error { return s.FailRate(1) }, true},
-		{"HangRate(-1)", func(s *chaos.Script) error { return s.HangRate(-1) }, false},
-		{"HangRate(NaN)", func(s *chaos.Script) error { return s.HangRate(math.NaN()) }, false},
-		{"HangRate(0.5)", func(s *chaos.Script) error { return s.HangRate(0.5) }, true},
-		{"Latency(-1ns)", func(s *chaos.Script) error { return s.Latency(-time.Nanosecond) }, false},
-		{"Latency(0)", func(s *chaos.Script) error { return s.Latency(0) }, true},
-		{"Latency(1s)", func(s *chaos.Script) error { return s.Latency(time.Second) }, true},
+		{"FailNext(-1)", func(s *tripwiretest.Script) error { return s.FailNext(-1) }, false},
+		{"FailNext(0)", func(s *tripwiretest.Script) error { return s.FailNext(0) }, true},
+		{"FailNext(3)", func(s *tripwiretest.Script) error { return s.FailNext(3) }, true},
+		{"PanicNext(-1)", func(s *tripwiretest.Script) error { return s.PanicNext(-1) }, false},
+		{"PanicNext(0)", func(s *tripwiretest.Script) error { return s.PanicNext(0) }, true},
+		{"FailRate(-0.01)", func(s *tripwiretest.Script) error { return s.FailRate(-0.01) }, false},
+		{"FailRate(1.01)", func(s *tripwiretest.Script) error { return s.FailRate(1.01) }, false},
+		{"FailRate(NaN)", func(s *tripwiretest.Script) error { return s.FailRate(math.NaN()) }, false},
+		{"FailRate(+Inf)", func(s *tripwiretest.Script) error { return s.FailRate(math.Inf(1)) }, false},
+		{"FailRate(0)", func(s *tripwiretest.Script) error { return s.FailRate(0) }, true},
+		{"FailRate(1)", func(s *tripwiretest.Script) error { return s.FailRate(1) }, true},
+		{"HangRate(-1)", func(s *tripwiretest.Script) error { return s.HangRate(-1) }, false},
+		{"HangRate(NaN)", func(s *tripwiretest.Script) error { return s.HangRate(math.NaN()) }, false},
+		{"HangRate(0.5)", func(s *tripwiretest.Script) error { return s.HangRate(0.5) }, true},
+		{"Latency(-1ns)", func(s *tripwiretest.Script) error { return s.Latency(-time.Nanosecond) }, false},
+		{"Latency(0)", func(s *tripwiretest.Script) error { return s.Latency(0) }, true},
+		{"Latency(1s)", func(s *tripwiretest.Script) error { return s.Latency(time.Second) }, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			// Given a healthy script
-			s := chaos.New()
+			s := tripwiretest.New()
 			// When the setter is called
 			err := c.set(s)
 			// Then an out-of-range argument is ErrInvalid, and an accepted one is no error
 			if c.ok && err != nil {
 				t.Fatalf("got %v, want no error", err)
 			}
-			if !c.ok && !errors.Is(err, chaos.ErrInvalid) {
+			if !c.ok && !errors.Is(err, tripwiretest.ErrInvalid) {
 				t.Fatalf("got %v, want ErrInvalid", err)
 			}
 			// and a rejected setting leaves the script healthy
@@ -59,17 +59,17 @@ func TestSettersRejectOutOfRangeArguments(t *testing.T) {
 
 func TestRejectedSettingKeepsThePreviousOne(t *testing.T) {
 	// Given a script set to fail the next 2 calls
-	s := chaos.New()
+	s := tripwiretest.New()
 	must(t, s.FailNext(2))
 	// When a negative count is rejected
-	if err := s.FailNext(-5); !errors.Is(err, chaos.ErrInvalid) {
+	if err := s.FailNext(-5); !errors.Is(err, tripwiretest.ErrInvalid) {
 		t.Fatalf("FailNext(-5) = %v, want ErrInvalid", err)
 	}
 	// Then the 2 failures are still due
 	fn := s.Wrap(nil)
 	for i := range 3 {
 		_, err := fn(context.Background(), i)
-		if want := i < 2; errors.Is(err, chaos.ErrInjected) != want {
+		if want := i < 2; errors.Is(err, tripwiretest.ErrInjected) != want {
 			t.Fatalf("call %d: err %v, want failure %v", i+1, err, want)
 		}
 	}
@@ -77,7 +77,7 @@ func TestRejectedSettingKeepsThePreviousOne(t *testing.T) {
 
 func TestFailNextAndPanicNextCountDownInArrivalOrder(t *testing.T) {
 	// Given a script that panics once and then fails twice
-	s := chaos.New()
+	s := tripwiretest.New()
 	must(t, s.PanicNext(1))
 	must(t, s.FailNext(2))
 	fn := s.Wrap(nil)
@@ -93,7 +93,7 @@ func TestFailNextAndPanicNextCountDownInArrivalOrder(t *testing.T) {
 			t.Fatalf("outcomes %v, want %v", got, want)
 		}
 	}
-	if c := s.Counts(); c != (chaos.Counts{Calls: 5, Failures: 2, Panics: 1}) {
+	if c := s.Counts(); c != (tripwiretest.Counts{Calls: 5, Failures: 2, Panics: 1}) {
 		t.Fatalf("Counts() = %+v", c)
 	}
 }
@@ -110,9 +110,9 @@ func outcomeOf(call func() (any, error)) (out string) {
 	switch {
 	case err == nil:
 		return "ok"
-	case errors.Is(err, chaos.ErrInjected):
+	case errors.Is(err, tripwiretest.ErrInjected):
 		return "fail"
-	case errors.Is(err, chaos.ErrDown):
+	case errors.Is(err, tripwiretest.ErrDown):
 		return "down"
 	}
 	return err.Error()
@@ -120,13 +120,13 @@ func outcomeOf(call func() (any, error)) (out string) {
 
 func TestFailRateIsReproducibleWithASeed(t *testing.T) {
 	run := func(seed uint64) []bool {
-		s := chaos.New(chaos.Seed(seed))
+		s := tripwiretest.New(tripwiretest.Seed(seed))
 		must(t, s.FailRate(0.3))
 		fn := s.Wrap(nil)
 		fails := make([]bool, 1000)
 		for i := range fails {
 			_, err := fn(context.Background(), i)
-			fails[i] = errors.Is(err, chaos.ErrInjected)
+			fails[i] = errors.Is(err, tripwiretest.ErrInjected)
 		}
 		return fails
 	}
@@ -165,7 +165,7 @@ func TestFailRateBoundsAreNeverAndAlways(t *testing.T) {
 		want int
 	}{{0, 0}, {1, 100}} {
 		// Given a script at rate p
-		s := chaos.New(chaos.Seed(1))
+		s := tripwiretest.New(tripwiretest.Seed(1))
 		must(t, s.FailRate(c.p))
 		fn := s.Wrap(nil)
 		// When it is called 100 times
@@ -182,7 +182,7 @@ func TestFailRateBoundsAreNeverAndAlways(t *testing.T) {
 func TestWrapCallsInnerOrEchoes(t *testing.T) {
 	ctx := context.Background()
 	// Given a script with no faults
-	s := chaos.New()
+	s := tripwiretest.New()
 	// When the nil inner is wrapped, the call answers with its message
 	if v, err := s.Wrap(nil)(ctx, "ping"); v != "ping" || err != nil {
 		t.Fatalf("echo: %v, %v", v, err)
@@ -210,11 +210,11 @@ func TestWrapCallsInnerOrEchoes(t *testing.T) {
 func TestDieReviveAndHeal(t *testing.T) {
 	ctx := context.Background()
 	// Given a function target whose script dies
-	s := chaos.New()
+	s := tripwiretest.New()
 	fn := s.Wrap(nil)
 	s.Die()
 	// When it is called, Then it answers ErrDown without calling inner
-	if v, err := fn(ctx, "x"); !errors.Is(err, chaos.ErrDown) || v != nil {
+	if v, err := fn(ctx, "x"); !errors.Is(err, tripwiretest.ErrDown) || v != nil {
 		t.Fatalf("dead: %v, %v", v, err)
 	}
 	// When it is revived, Then it answers again
@@ -233,17 +233,17 @@ func TestDieReviveAndHeal(t *testing.T) {
 	if v, err := fn(ctx, "y"); err != nil || v != "y" {
 		t.Fatalf("healed: %v, %v", v, err)
 	}
-	if c := s.Counts(); c != (chaos.Counts{Calls: 3, Downs: 1}) {
+	if c := s.Counts(); c != (tripwiretest.Counts{Calls: 3, Downs: 1}) {
 		t.Fatalf("Counts() = %+v", c)
 	}
 }
 
 func TestZeroScriptIsHealthy(t *testing.T) {
 	// Given the zero Script with a fail rate (its generator seeds itself)
-	var s chaos.Script
+	var s tripwiretest.Script
 	must(t, s.FailRate(1))
 	// When it is called, Then it fails as told
-	if _, err := s.Wrap(nil)(context.Background(), 1); !errors.Is(err, chaos.ErrInjected) {
+	if _, err := s.Wrap(nil)(context.Background(), 1); !errors.Is(err, tripwiretest.ErrInjected) {
 		t.Fatalf("got %v, want ErrInjected", err)
 	}
 }

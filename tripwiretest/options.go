@@ -1,4 +1,4 @@
-package chaos
+package tripwiretest
 
 // Option configures a Script at New.
 type Option interface {
