@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"time"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/internal/registry"
 	"github.com/tripwire-go/tripwire/state"
 )
 

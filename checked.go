@@ -3,7 +3,7 @@ package tripwire
 import (
 	"fmt"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
 )
 
 // Checked is t with check run on every message before its call is admitted.

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/internal/registry"
 )
 
 // Factory makes the target and settings of a key on its first call; see

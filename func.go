@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
 )
 
 // Func protects a function. It runs on a worker with a context that

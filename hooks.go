@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/tripwire-go/tripwire/internal/hook"
-	"github.com/tripwire-go/tripwire/task"
+	"github.com/tripwire-go/tripwire/internal/task"
 )
 
 // What the module's other packages may do without an export of the root

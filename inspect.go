@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/internal/registry"
 )
 
 // askTimeout bounds the inspection and control methods when a breaker does

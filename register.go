@@ -7,9 +7,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
-	"github.com/tripwire-go/tripwire/registry"
-	"github.com/tripwire-go/tripwire/supervisor"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
+	"github.com/tripwire-go/tripwire/internal/registry"
+	"github.com/tripwire-go/tripwire/internal/supervisor"
 )
 
 // Register adds a breaker for key in front of target. Zero settings fields

@@ -8,12 +8,12 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"go.uber.org/zap"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
 	"github.com/tripwire-go/tripwire/internal/observe"
-	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/internal/registry"
 	"github.com/tripwire-go/tripwire/state"
-	"github.com/tripwire-go/tripwire/supervisor"
-	"github.com/tripwire-go/tripwire/task"
+	"github.com/tripwire-go/tripwire/internal/supervisor"
+	"github.com/tripwire-go/tripwire/internal/task"
 )
 
 // Registry is a set of breakers addressed by key. It is safe for concurrent

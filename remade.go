@@ -8,7 +8,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/internal/registry"
 )
 
 // remade carries on a call whose key was forgotten (WithMaxKeys) while the

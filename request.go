@@ -9,7 +9,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire/internal/sendhook"
-	"github.com/tripwire-go/tripwire/registry"
+	"github.com/tripwire-go/tripwire/internal/registry"
 )
 
 // Request is Call for an actor: it returns at once, and the actor behind

@@ -5,7 +5,7 @@ import (
 	"time"
 	"unsafe"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
 	"github.com/tripwire-go/tripwire/state"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire/state"
-	"github.com/tripwire-go/tripwire/task"
+	"github.com/tripwire-go/tripwire/internal/task"
 )
 
 // Settings are the rules of one key's breaker. The zero value is valid and

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/tripwire-go/tripwire/registry"
-	"github.com/tripwire-go/tripwire/supervisor"
+	"github.com/tripwire-go/tripwire/internal/registry"
+	"github.com/tripwire-go/tripwire/internal/supervisor"
 )
 
 // Shutdown stops every breaker, worker and timer of the registry. Calls in

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
-	"github.com/tripwire-go/tripwire/registry"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
+	"github.com/tripwire-go/tripwire/internal/registry"
 	"github.com/tripwire-go/tripwire/state"
 )
 

@@ -6,11 +6,11 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
 	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/internal/system"
-	"github.com/tripwire-go/tripwire/supervisor"
-	"github.com/tripwire-go/tripwire/task"
+	"github.com/tripwire-go/tripwire/internal/supervisor"
+	"github.com/tripwire-go/tripwire/internal/task"
 )
 
 // Start starts a registry with opts: its dependencies (WithActorSystem,

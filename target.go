@@ -5,8 +5,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
-	"github.com/tripwire-go/tripwire/task"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
+	"github.com/tripwire-go/tripwire/internal/task"
 )
 
 // Target is the dependency a breaker protects: an actor (ActorTarget) or a

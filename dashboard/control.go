@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -10,7 +11,7 @@ import (
 var actionNames = []string{"force-open", "force-close", "reset", "probe-now", "crash"}
 
 // action returns the func of the control action name.
-func (h *Handler) action(name string) (func(string) error, bool) {
+func (h *Handler) action(name string) (func(context.Context, string) error, bool) {
 	switch name {
 	case "force-open":
 		return h.reg.ForceOpen, true
@@ -21,7 +22,7 @@ func (h *Handler) action(name string) (func(string) error, bool) {
 	case "probe-now":
 		return h.reg.ProbeNow, true
 	case "crash":
-		return h.cfg.crash, true
+		return func(_ context.Context, key string) error { return h.cfg.crash(key) }, true
 	}
 	return nil, false
 }
@@ -45,7 +46,7 @@ func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 		fail(w, fmt.Errorf("%w: %q (want one of %s)", errUnknownAction, name, strings.Join(actionNames, ", ")))
 		return
 	}
-	if err := do(key); err != nil {
+	if err := do(r.Context(), key); err != nil {
 		fail(w, err)
 		return
 	}

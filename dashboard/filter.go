@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -40,8 +39,8 @@ func filterOf(q url.Values) (filter, error) {
 			return f, fmt.Errorf("%w: %s given %d times (comma-separate states)", errBadQuery, name, len(q[name]))
 		}
 	}
-	if len(f.prefix) > tripwire.MaxKeyLen {
-		return f, fmt.Errorf("%w: prefix longer than %d bytes", errBadQuery, tripwire.MaxKeyLen)
+	if len(f.prefix) > maxPrefix {
+		return f, fmt.Errorf("%w: prefix longer than %d bytes", errBadQuery, maxPrefix)
 	}
 	if s := q.Get("state"); s != "" {
 		for _, name := range strings.Split(s, ",") {
@@ -63,3 +62,6 @@ func filterOf(q url.Values) (filter, error) {
 	}
 	return f, nil
 }
+
+// maxPrefix is the longest prefix a query may filter on: a key's most bytes.
+const maxPrefix = 256

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // Handler serves a registry's dashboard: the page, its JSON API, its event
@@ -51,8 +52,8 @@ func newHandler(reg registry, opts ...Option) (*Handler, error) {
 			return nil, err
 		}
 	}
-	if cfg.crash == nil {
-		cfg.crash = reg.Crash
+	if r, ok := reg.(*tripwire.Registry); ok && cfg.crash == nil {
+		cfg.crash = func(key string) error { return tripwiretest.Crash(context.Background(), r, key) }
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	h := &Handler{reg: reg, cfg: cfg, board: newBoard(reg, cfg.refresh), journal: newJournal(),

@@ -28,7 +28,7 @@ func (m *mark) healthy() bool { return m.severity() == Healthy }
 // forcedBy is the override a transition of reason leaves, given the one
 // before it: the forcing reasons set it, a reset or a restart ends it,
 // anything else keeps it.
-func forcedBy(reason string, before state.Force) state.Force {
+func forcedBy(reason state.Reason, before state.Force) state.Force {
 	switch reason {
 	case state.ReasonForcedOpen:
 		return state.ForcedOpen

@@ -69,7 +69,7 @@ type Latency struct {
 func rowOf(s tripwire.Snapshot, last Latency, now time.Time) Row {
 	st := s.Stats
 	r := Row{
-		Key: s.Key, State: s.State, Forced: s.Forced, Reason: s.Reason,
+		Key: s.Key, State: s.State, Forced: s.Forced, Reason: reasonText(s.Reason),
 		Severity: severityOf(s.State, s.Forced, failingIn(st)),
 		Since:    utc(s.Since), OpenedAt: utc(s.OpenedAt), RetryAt: utc(s.RetryAt),
 		Failures: s.Failures, InFlight: s.InFlight, Restarts: s.Restarts, Asleep: s.Passivated,

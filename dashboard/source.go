@@ -10,12 +10,11 @@ import (
 // registry is what the dashboard uses of a *tripwire.Registry; the tests
 // count its asks through it.
 type registry interface {
-	Snapshot(key string) (tripwire.Snapshot, error)
+	Snapshot(ctx context.Context, key string) (tripwire.Snapshot, error)
 	Snapshots(ctx context.Context, f tripwire.Filter, fn func(tripwire.Snapshot) bool) error
 	Subscribe(fn func(state.Transition)) (unsubscribe func())
-	ForceOpen(key string) error
-	ForceClose(key string) error
-	Reset(key string) error
-	ProbeNow(key string) error
-	Crash(key string) error
+	ForceOpen(ctx context.Context, key string) error
+	ForceClose(ctx context.Context, key string) error
+	Reset(ctx context.Context, key string) error
+	ProbeNow(ctx context.Context, key string) error
 }

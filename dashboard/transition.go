@@ -26,7 +26,15 @@ type Transition struct {
 
 func transitionOf(seq uint64, tr state.Transition) Transition {
 	return Transition{
-		Seq: seq, Key: tr.Key, From: tr.From, To: tr.To, Reason: tr.Reason,
+		Seq: seq, Key: tr.Key, From: tr.From, To: tr.To, Reason: reasonText(tr.Reason),
 		At: utc(tr.At), Failures: tr.Failures, Fresh: tr.Fresh, OpenForMs: round(ms(tr.OpenFor), 4),
 	}
+}
+
+// reasonText is r as the JSON API shows it: "" for none yet.
+func reasonText(r state.Reason) string {
+	if r == state.ReasonNone {
+		return ""
+	}
+	return r.String()
 }

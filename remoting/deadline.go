@@ -9,7 +9,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/hook"
-	"github.com/tripwire-go/tripwire/task"
+	"github.com/tripwire-go/tripwire/internal/task"
 )
 
 // DeadlineHeader names the message header in which a call to an actor

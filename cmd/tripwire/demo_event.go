@@ -20,7 +20,7 @@ type demoEvent struct {
 
 // transitionEvent is t as an event, its time taken from start.
 func transitionEvent(start time.Time, t state.Transition) demoEvent {
-	detail := t.Reason
+	detail := t.Reason.String()
 	switch {
 	case t.To == state.Open && t.Reason != state.ReasonTargetDown && t.Failures > 0:
 		detail += fmt.Sprintf(", %d failure%s", t.Failures, map[bool]string{true: "s"}[t.Failures != 1])

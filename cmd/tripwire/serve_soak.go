@@ -17,7 +17,6 @@ import (
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/dashboard"
 	"github.com/tripwire-go/tripwire/internal/soak"
-	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // serveSoakCmd is serve -soak: the dashboard of a soak run (internal/soak,

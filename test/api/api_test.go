@@ -28,9 +28,10 @@ var update = flag.Bool("update", false, "rewrite the golden listings in api/ fro
 
 const module = "github.com/tripwire-go/tripwire"
 
-// implementation are the packages with no compatibility promise: they
-// export only what another package of the module needs.
-var implementation = []string{"actor", "task", "registry", "supervisor"}
+// implementation are the packages with no compatibility promise, under
+// internal/ so that no program can import them: they export only what
+// another package of the module needs.
+var implementation = []string{"internal/actor", "internal/task", "internal/registry", "internal/supervisor"}
 
 // Budgets of the surface (issue 41): exported names of the root, and of
 // the implementation packages together.

@@ -1,0 +1,432 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/internal/task"
+)
+
+// breaker is one incarnation of a key's breaker actor.
+type breaker struct {
+	spawner *Spawner // finds cfg when the breaker starts
+	cfg     *Config
+	actx    actor.Context // its protoactor context, for turns taken directly
+	rules   *Rules
+	circuit state.Circuit
+
+	inflight deadlines
+	// the tick armed at the earliest deadline (on the shared timer, through
+	// tick), and its tag
+	tick    *ticket
+	tickAt  mono
+	tickSeq uint32
+	idleSeq uint32
+
+	recoveryCancel func() bool
+	rejectingGen   state.Gen // the circuit's generation when the rejection was published
+	watching       bool      // the actor target is watched
+	draining       bool      // a check that drops a quiet key's window is armed
+	ticking        bool      // a deadline tick is armed (at tickAt)
+	stopped        bool      // stop ran: callers post their calls
+	reason         state.Reason
+	drainSeq       uint16
+	lastActive     mono         // last admission or outcome, for IdleTimeout
+	episode        mono         // when the circuit last left closed
+	sender         *task.Sender // how asks reach an actor target without blocking the turn, or a caller
+	since          int64        // when the circuit entered its state (Unix ns)
+}
+
+// Receive handles one message; it never blocks. The call path's messages
+// usually arrive through receiveDirect; those sent to the breaker's PID come
+// here and take the same turns.
+func (b *breaker) Receive(ctx actor.Context) {
+	if b.cfg == nil && !b.resolve(ctx) {
+		if _, stopped := ctx.Message().(*actor.Stopped); stopped {
+			b.spawner.stopped(ctx.Self().Id)
+		}
+		return
+	}
+	if b.receiveDirect(ctx.Message()) {
+		return
+	}
+	switch m := ctx.Message().(type) {
+	case *Withdraw:
+		b.withdraw(ctx, m.Call)
+	case *deadlineTick:
+		b.expire(ctx, m)
+	case *recoveryTimer:
+		b.step(ctx, state.Event{Kind: state.TimerFired, Gen: m.Gen}, time.Now())
+	case *SnapshotRequest:
+		m.Reply <- Report{Snapshot: b.snapshot()}
+	case *Control:
+		if m.Event == state.ForceOpen {
+			b.cfg.Cell.failed(nil) // forced: no failure opened it
+		}
+		b.step(ctx, state.Event{Kind: m.Event, Rand: rand.Float64()}, time.Now())
+		m.Reply <- Report{Snapshot: b.snapshot()}
+	case *Reconfigure:
+		b.rules = b.cfg.Rules()
+		b.circuit.Reconfigure(&b.rules.Circuit)
+		st := b.circuit.State
+		b.publishRejecting() // before the announcement, as in step
+		b.announce(state.Effect{Kind: state.Moved, Gen: b.circuit.Gen, From: st, To: st, Reason: state.ReasonUpdated}, time.Now())
+		m.Reply <- Report{Snapshot: b.snapshot()}
+	case *Crash:
+		panic("tripwire: injected crash of breaker " + b.cfg.Key)
+	case *idleCheck:
+		if m.drain {
+			b.checkDrain(m)
+		} else {
+			b.checkIdle(ctx, m)
+		}
+	case *actor.Terminated:
+		if t := b.cfg.Target.PID; t != nil && m.Who.Id == t.Id && m.Who.Address == t.Address {
+			b.targetDown(ctx)
+		}
+	case *actor.Started:
+		b.start(ctx)
+	case *actor.Restarting:
+		b.stop(errs.ErrBreakerRestarted)
+	case *actor.Stopping:
+		b.endDrain()
+		b.unwatch(ctx)
+		b.stop(b.cfg.Cell.StopError())
+	case *actor.Stopped:
+		// What is posted from now on waits for the supervisor's verdict:
+		// the key's next breaker, sleep, or its end.
+		b.cfg.Mailbox.stopped()
+		b.spawner.stopped(ctx.Self().Id)
+	}
+}
+
+// receiveDirect takes the turns of the call path — a call, an outcome —
+// that its mailbox hands it without protoactor's context layers; it reports
+// false for any other message, which then goes through them. Calls and
+// outcomes only arrive after Started, which set actx.
+func (b *breaker) receiveDirect(msg any) bool {
+	switch m := msg.(type) {
+	case *Call:
+		b.admit(b.actx, m)
+	case *task.Completion:
+		b.outcome(b.actx, m)
+	case *expiry:
+		b.expireAdmitted(b.actx, m.call)
+	default:
+		return false
+	}
+	return true
+}
+
+// resolve finds the breaker's key by its actor id, in its first turn (its
+// Started); it reports false, and stops the actor, if the key is unknown,
+// which the supervisor never lets happen.
+func (b *breaker) resolve(ctx actor.Context) bool {
+	cfg, ok := b.spawner.lookup(ctx.Self().Id)
+	if !ok {
+		ctx.Stop(copyOf(ctx.Self()))
+		return false
+	}
+	b.cfg = cfg
+	return true
+}
+
+func (b *breaker) start(ctx actor.Context) {
+	b.actx = ctx
+	b.cfg.Mailbox.setDirect(b) // this incarnation takes the call path's turns now
+	b.rules = b.cfg.Rules()
+	b.circuit = state.New(&b.rules.Circuit, b.cfg.Cell.nextIncarnation())
+	b.cfg.Cell.publishRejecting(nil, time.Now())
+	b.publishAdmits()
+	b.watch(ctx)
+	started := time.Now()
+	b.lastActive = monoOf(started)
+	for _, c := range b.cfg.Cell.adopt() {
+		b.inflight.add(c) // admitted earlier: its outcome changes nothing here
+	}
+	b.armTick(ctx, started)
+	b.armIdle(ctx, b.rules.IdleTimeout)
+	b.since = started.UnixNano()
+	prev := b.cfg.Cell.State()
+	if prev != state.Closed || b.cfg.Cell.crashed() {
+		// After a crash (or one that was not closed): every restart is a
+		// transition, so events, logs and dashboards show it.
+		b.reason = state.ReasonRestarted
+		b.cfg.Cell.publish(state.Closed)
+		b.emit(state.Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: started, Reason: state.ReasonRestarted}, b.circuit.Gen)
+	}
+	if s := b.cfg.Cell.stats.Load(); s != nil && s.win != nil {
+		b.armDrain() // the window the crashed breaker kept
+	}
+}
+
+// stop cancels the timers and ends the calls in flight; it runs on the old
+// instance before a restart and before a stop. After a crash (err is
+// ErrBreakerRestarted) the calls carry over to the breaker that follows, so
+// their targets' answers still reach their callers; otherwise (the key is
+// unregistered, the registry shuts down) each is answered with err.
+func (b *breaker) stop(err error) {
+	b.stopped = true
+	b.cfg.Cell.admitting(nil, nil) // callers post their calls from now on
+	b.publishQuiet()
+	if errors.Is(err, errs.ErrBreakerRestarted) {
+		for _, c := range b.inflight {
+			c.index = -1
+		}
+		b.cfg.Cell.orphan(b.inflight)
+	} else {
+		for _, c := range b.inflight {
+			c.index = -1
+			c.abandon()
+			c.ctx.cancel(context.Canceled)
+			c.Settle(Result{Err: err})
+		}
+		b.cfg.settleAdmitted(err)
+	}
+	b.inflight = nil
+	b.endTicks()
+	if b.recoveryCancel != nil {
+		b.recoveryCancel()
+	}
+}
+
+func (b *breaker) admit(ctx actor.Context, c *Call) {
+	if c.admittedIn != nil {
+		// Its caller admitted it, but the circuit moved before its target
+		// ran (Call.Redirect): admitted here after all, it is the breaker's
+		// — unless its end was taken meanwhile (its deadline, its caller's
+		// withdrawal), which answered and counted it.
+		c.admittedIn = nil
+		if !c.over.CompareAndSwap(endOpen, endTaken) {
+			return
+		}
+		b.cfg.Cell.ended++
+	}
+	now := c.now()
+	b.lastActive = monoOf(now)
+	if !now.Before(c.Deadline) {
+		// Its deadline passed while it waited in the mailbox: the target was
+		// never asked, so it counts neither way.
+		b.count(tCanceled, now, 0, false)
+		c.Settle(Result{Err: errs.ErrTimeout})
+		return
+	}
+	var buf [2]state.Effect
+	for _, e := range b.circuit.Apply(state.Event{Kind: state.Admit}, now, buf[:0]) {
+		switch e.Kind {
+		case state.Forward:
+			b.forward(ctx, c, e.Gen, now)
+		case state.Reject:
+			b.publishRejecting()
+			b.count(tRejected, now, 0, false)
+			c.Settle(Result{Err: b.cfg.Cell.Rejection()})
+		}
+	}
+	b.publishRejecting()
+}
+
+// publishRejecting lets callers fail fast, without a message, while the
+// breaker would reject them anyway: it publishes the OpenError they get, one
+// per open period, so a flood of rejections allocates nothing. Every turn
+// that may change the circuit ends here, so it publishes whether the
+// circuit is quiet too (publishQuiet).
+func (b *breaker) publishRejecting() {
+	b.publishQuiet()
+	c, cell := &b.circuit, &b.cfg.Cell
+	cur := cell.Rejection()
+	if !c.Rejecting() {
+		if cur != nil {
+			cell.publishRejecting(nil, time.Now())
+		}
+		return
+	}
+	retryAt := c.RetryAt
+	if c.State != state.Open {
+		retryAt = time.Time{} // half-open: the probes decide
+	}
+	if cur != nil && b.rejectingGen == c.Gen && cur.RetryAt.Equal(retryAt) {
+		// The same open period, every move being a new generation (RetryAt
+		// alone does not tell a forced circuit from a probing one): callers
+		// keep the error they have.
+		return
+	}
+	e := &errs.OpenError{Key: b.cfg.Key, RetryAt: retryAt, Cause: b.cfg.Cell.openCause()}
+	if !retryAt.IsZero() {
+		e.RetryAfter = retryAt.Sub(c.OpenedAt)
+	}
+	b.rejectingGen = c.Gen
+	cell.publishRejecting(e, time.Now())
+}
+
+func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Time) {
+	c.gen, c.admitted = gen, now
+	if !b.watching && b.targetIsLocal(ctx) {
+		// After a target_down the target may have been respawned: watch it
+		// again before calling it (a target still dead answers at once).
+		// A target on another node is watched again once it has answered
+		// (see complete).
+		b.watch(ctx)
+	}
+	b.inflight.add(c)
+	b.armTick(ctx, now)
+	c.engage() // the target's hold on the call, until it is done with it
+	if fn := b.cfg.Target.Func; fn != nil {
+		c.job = task.Job{
+			Ctx: c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
+			Classify: b.rules.Classify, ReplyTo: &b.cfg.Mailbox, Token: c,
+		}
+		b.cfg.Shared.Pool.Submit(&c.job)
+		return
+	}
+	c.ask = &c.asker
+	if b.sender == nil {
+		b.sender = &task.Sender{}
+	}
+	c.ask.Start(b.cfg.Shared.Pool, b.sender, b.cfg.Target.PID, c.Msg, c.Deadline, b.cfg.Target.Header, c, b.rules.Classify)
+}
+
+func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
+	c, ok := o.Token.(*Call)
+	if !ok {
+		return
+	}
+	if c.admittedIn != nil {
+		if b.takeEnd(c, true) != counted {
+			c.ctx.cancel(context.Canceled)
+			if c.claim() {
+				c.spent = true // its worker is done with it: its outcome is here
+				c.deliver(Result{Value: o.Value, Err: o.Err, Target: true})
+			}
+			return
+		}
+	} else if !b.inflight.remove(c) {
+		// Late (timed out, withdrawn: Settle then fails), or a call a crash
+		// left in flight before this incarnation took it over.
+		c.Settle(Result{Value: o.Value, Err: o.Err, Target: true})
+		return
+	}
+	kind := state.Succeeded
+	switch {
+	case o.Ignored:
+		kind = state.Ignored
+	case o.Failed:
+		kind = state.Failed
+	}
+	if kind == state.Succeeded && !b.watching && b.cfg.Target.PID != nil {
+		// A target on another node answered after a target_down: its node
+		// is back, and reachable. Watched before that, the watch can reach
+		// protoactor's endpoint of the old connection, which answers it
+		// with a Terminated at once and would open a circuit that just
+		// closed.
+		b.watch(ctx)
+	}
+	now := since(c.admitted)
+	b.lastActive = monoOf(now)
+	b.end(ctx, c, kind, false, true, Result{Value: o.Value, Err: o.Err, Target: true}, now)
+}
+
+// end is the end of a call the breaker's table held (its target answered,
+// its deadline passed, its target died): the verdict counts in the circuit
+// — neither way if its caller withdrew it meanwhile — and then the caller
+// gets res, so a caller that has its answer sees the state it caused.
+// The statistics count it after that, in the same turn: a key cold in the
+// caches makes its caller wait for none of their memory, and a Snapshot,
+// a later turn, sees the call counted. Every place that ends a call in
+// flight ends it here.
+func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout, done bool, res Result, now time.Time) {
+	if b.carried(c) {
+		// Admitted before a crash (Cell.orphan): its caller gets res, and it
+		// counts nowhere, as a call its caller admitted then (takeEnd).
+		c.ctx.cancel(context.Canceled)
+		if c.claim() {
+			c.spent = done
+			c.deliver(res)
+		}
+		return
+	}
+	claimed := c.claim()
+	canceled := !claimed && c.wasWithdrawn()
+	if canceled {
+		kind = state.Ignored
+	}
+	d := now.Sub(c.admitted)
+	t, measured := b.tallyEnd(kind, canceled, timeout, res.Err, d)
+	if kind != state.Succeeded || !b.circuit.Quiet() {
+		b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: d, Timeout: timeout, Rand: rand.Float64()}, now)
+	}
+	// A function target's context ends with its call (what it started
+	// with the context is told to stop); it is the call's alone.
+	c.ctx.cancel(context.Canceled)
+	if claimed {
+		// The last touch of c (and of its target's completion, which lives
+		// in c): once answered, the caller may reuse the call of a target
+		// done with it (done: its outcome is the answer).
+		c.spent = done
+		c.deliver(res)
+	}
+	b.count(t, now, d, measured)
+}
+
+// carried reports whether the breaker's table holds c for an earlier
+// incarnation, which crashed.
+func (b *breaker) carried(c *Call) bool { return c.gen.Incarnation != b.circuit.Gen.Incarnation }
+
+func (b *breaker) withdraw(ctx actor.Context, c *Call) {
+	if c.admittedIn != nil {
+		switch b.takeEnd(c, false) {
+		case again:
+			return
+		case uncounted: // of an earlier incarnation: it counts nowhere, but its ask ends
+			c.abandon()
+			c.ctx.cancel(context.Canceled)
+			return
+		}
+	} else if !b.inflight.remove(c) {
+		return
+	} else if b.carried(c) { // carried over a crash: it counts nowhere (see end)
+		b.lastActive = monoOf(time.Now()) // but it is the key's activity (takeEnd)
+		c.abandon()
+		c.ctx.cancel(context.Canceled)
+		return
+	}
+	c.abandon()
+	c.ctx.cancel(context.Canceled)
+	now := time.Now()
+	b.lastActive = monoOf(now)
+	b.count(tCanceled, now, 0, false)
+	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, now)
+}
+
+// step feeds ev to the circuit and carries out the effects. Its moves are
+// announced last, once callers see all of the new state, its rejection
+// too: a subscriber that calls the key as soon as it hears "closed" is
+// admitted, and one that hears "open" is refused.
+func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
+	var buf [4]state.Effect
+	effects := b.circuit.Apply(ev, now, buf[:0])
+	for _, e := range effects {
+		switch e.Kind {
+		case state.Moved:
+			b.cfg.Cell.publish(e.To)
+			b.publishAdmits()
+			b.since, b.reason = now.UnixNano(), e.Reason
+		case state.StartTimer:
+			if b.recoveryCancel != nil {
+				b.recoveryCancel()
+			}
+			b.recoveryCancel = b.after(e.After, &recoveryTimer{Gen: e.Gen})
+		}
+	}
+	b.publishRejecting()
+	for _, e := range effects {
+		if e.Kind == state.Moved {
+			b.announce(e, now)
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package task_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/task"
+)
+
+// gate is a job's Admission whose answer the test sets.
+type gate struct {
+	open       atomic.Bool
+	redirected atomic.Int32
+}
+
+func (g *gate) Admitted() bool { return g.open.Load() }
+func (g *gate) Redirect()      { g.redirected.Add(1) }
+
+func (g *gate) Finish(*task.Completion) bool { return false }
+
+func TestAJobWhoseAdmissionLapsedIsHandedBackUnrun(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		p, c := task.NewPool(sys), newCollector()
+		defer closePool(t, p)
+		var runs atomic.Int32
+		fn := func(context.Context, any) (any, error) { runs.Add(1); return "ran", nil }
+
+		// Given a job whose admission lapsed before a worker took it
+		g := &gate{}
+		j := job(c, "lapsed", fn)
+		j.Admission = g
+
+		// When it is submitted
+		p.Submit(j)
+		time.Sleep(time.Second)
+
+		// Then it is handed back once, its target never runs, and nothing
+		// is reported
+		require.EqualValues(t, 1, g.redirected.Load())
+		require.Zero(t, runs.Load())
+		require.Empty(t, c.settled())
+
+		// And a job whose admission holds runs and reports as any other
+		g.open.Store(true)
+		j = job(c, "admitted", fn)
+		j.Admission = g
+		p.Submit(j)
+		got := c.await(t, 1)
+		require.Equal(t, "ran", got[0].Value)
+		require.EqualValues(t, 1, runs.Load())
+		require.EqualValues(t, 1, g.redirected.Load())
+	})
+}
+
+func TestRunningSeesTheAdmittedJobsWhoseTargetsRun(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		p, c := task.NewPool(sys), newCollector()
+		defer closePool(t, p)
+		hang := make(chan struct{})
+		hung := func(context.Context, any) (any, error) { <-hang; return nil, nil }
+		quick := func(context.Context, any) (any, error) { return nil, nil }
+		g := &gate{}
+		g.open.Store(true)
+
+		// Given two admitted jobs hung in their targets, a hung job the
+		// breaker admitted, and an admitted job that has finished
+		for _, token := range []string{"a", "b"} {
+			j := job(c, token, hung)
+			j.Admission = g
+			p.Submit(j)
+		}
+		p.Submit(job(c, "breaker's", hung))
+		done := job(c, "done", quick)
+		done.Admission = g
+		p.Submit(done)
+		require.Len(t, c.await(t, 1), 1)
+
+		// When the pool is asked for the jobs running
+		var seen []any
+		p.Running(func(j *task.Job) { seen = append(seen, j.Token) })
+
+		// Then it lists the two admitted ones that run, and nothing else
+		require.ElementsMatch(t, []any{"a", "b"}, seen)
+
+		// And none once they have finished
+		close(hang)
+		require.Len(t, c.await(t, 3), 3)
+		seen = nil
+		p.Running(func(j *task.Job) { seen = append(seen, j.Token) })
+		require.Empty(t, seen)
+	})
+}

@@ -1,0 +1,80 @@
+package task_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/task"
+)
+
+// releases counts its Release calls: a token that must know when the data
+// plane is done with its call.
+type releases struct{ n atomic.Int32 }
+
+func (r *releases) Release() { r.n.Add(1) }
+
+// Regression: a worker that got a core only after its job's deadline (the
+// process busy with other goroutines) still ran the target, and the call's
+// timeout counted as the target's failure. A job whose deadline passed
+// before its worker started it is dropped: the target never runs, nothing
+// is reported (whoever ends the call at its deadline answers it), and the
+// token is released.
+func TestAJobWhoseDeadlinePassedBeforeItsWorkerStartsIsNotRun(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		p, c := task.NewPool(sys), newCollector()
+		defer closePool(t, p)
+		var ran atomic.Bool
+		token := &releases{}
+		j := &task.Job{
+			Ctx: context.Background(), Deadline: time.Now().Add(-time.Nanosecond),
+			Fn:  func(context.Context, any) (any, error) { ran.Store(true); return "ran", nil },
+			Msg: "m", ReplyTo: c, Token: token,
+		}
+
+		p.Submit(j)
+		synctest.Wait()
+
+		require.False(t, ran.Load(), "the target ran past its deadline")
+		require.Empty(t, c.settled(), "a dropped job reported an outcome")
+		require.EqualValues(t, 1, token.n.Load(), "the token was not released")
+		require.True(t, j.Unstarted(), "a dropped job must report that its target never started")
+	})
+}
+
+// Whoever ends a call at its deadline and finds its target not started
+// makes sure it never starts; once the target started, Unstarted says so.
+func TestUnstartedRacesTheWorkerForTheJob(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		p, c := task.NewPool(sys), newCollector()
+		defer closePool(t, p)
+
+		// Given a job taken by its deadline before a worker got to it
+		var ran atomic.Bool
+		dropped := job(c, "late", func(context.Context, any) (any, error) { ran.Store(true); return nil, nil })
+		require.True(t, dropped.Unstarted())
+		// When a worker gets to it
+		p.Submit(dropped)
+		synctest.Wait()
+		// Then it does not run it
+		require.False(t, ran.Load())
+		require.Empty(t, c.settled())
+
+		// Given a job whose target started (and hangs)
+		gate := make(chan struct{})
+		started := job(c, "running", func(context.Context, any) (any, error) { <-gate; return "done", nil })
+		p.Submit(started)
+		synctest.Wait()
+		// Then its deadline finds it started, and it runs on to its outcome
+		require.False(t, started.Unstarted())
+		close(gate)
+		got := c.await(t, 1)
+		require.Equal(t, "done", got[0].Value)
+	})
+}
