@@ -23,8 +23,9 @@ var DurationBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 
 // key is observable: kept in the key's own Meter (atomics in its Config)
 // and reported when a reader collects, from a walk of the registry's keys,
 // so a key that is unregistered or forgotten is not reported by the next
-// collection. The histogram is the one synchronous instrument, and has no
-// key unless Source.ByKey asks for one.
+// collection, and a key's series are there from its first collection, at
+// 0 until they count (see report). The histogram is the one synchronous
+// instrument, and has no key unless Source.ByKey asks for one.
 type Metrics struct {
 	duration metric.Float64Histogram
 	reg      metric.Registration
