@@ -1,18 +1,19 @@
 GO ?= go
 
-.PHONY: test scale bench cover vet demo fuzz soak chromium netns etcd partition failover screenshot sizes
+.PHONY: test scale bench cover vet demo fuzz soak chromium netns etcd prometheus partition failover screenshot sizes
 
 # The test command CI runs (.ci/run). The dashboard's browser test needs
 # chromium, the silent-partition test network namespaces and nftables
-# (and root), the cluster tests against a real provider etcd; each fails
-# without them here (they skip in a plain go test). The page's speed at
+# (and root), the cluster tests against a real provider etcd, the Grafana
+# dashboard's test a real Prometheus; each fails without them here (they
+# skip in a plain go test). The page's speed at
 # 1,000 keys and the scale tests measure in wall time, so they run after
 # the rest, alone and without -race. The soak's packages and the answer
 # path's hook run again built with the hook (-tags tripwire_sendhook; see
 # internal/sendhook), as make soak builds them.
-test: chromium netns etcd
+test: chromium netns etcd prometheus
 	$(GO) vet ./...
-	TRIPWIRE_REQUIRE_BROWSER=1 TRIPWIRE_REQUIRE_NETNS=1 TRIPWIRE_REQUIRE_ETCD=1 \
+	TRIPWIRE_REQUIRE_BROWSER=1 TRIPWIRE_REQUIRE_NETNS=1 TRIPWIRE_REQUIRE_ETCD=1 TRIPWIRE_REQUIRE_PROMETHEUS=1 \
 		$(GO) test -race -count=1 -timeout 9m ./...
 	$(GO) test -race -count=1 -timeout 2m -tags tripwire_sendhook ./internal/sendhook/ ./internal/soak/
 	$(GO) test -race -count=1 -timeout 1m -tags tripwire_sendhook -run 'TheHook' .
@@ -39,6 +40,14 @@ etcd:
 	@command -v etcd >/dev/null || { \
 		SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends etcd-server; }
+
+# Debian's prometheus, for the test that scrapes a registry with a real
+# Prometheus and runs the Grafana dashboard's queries on it (test/grafana),
+# unless it is there. The test starts its own, on ports the OS had free.
+prometheus:
+	@command -v prometheus >/dev/null || { \
+		SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends prometheus; }
 
 # Silent partitions of 20 s and 60 s between a registry and its remote
 # target's node, without and with gRPC keepalive (about 5 minutes): the

@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 
 	tactor "github.com/tripwire-go/tripwire/internal/actor"
@@ -62,33 +61,3 @@ func (m *Metrics) transitioned(t state.Transition) {
 }
 
 func valid(s state.State) bool { return s >= 0 && s < numStates }
-
-// report observes a key's counts; what was never counted is not reported.
-func (m *Metrics) report(o metric.Observer, km *tactor.Meter, ka attribute.KeyValue) {
-	for l := range numLabels {
-		n := km.Calls[l].Load()
-		if n == 0 {
-			continue
-		}
-		oa := AttrOutcome.String(l.String())
-		o.ObserveInt64(m.calls, n, metric.WithAttributes(ka, oa))
-		if l != Rejected { // a rejection never reached the breaker: no time
-			o.ObserveFloat64(m.time, time.Duration(km.Nanos[l].Load()).Seconds(), metric.WithAttributes(ka, oa))
-		}
-	}
-	if n := km.Restarts.Load(); n > 0 {
-		o.ObserveInt64(m.restarts, n, metric.WithAttributes(ka))
-	}
-	tr := km.Transitions.Load()
-	if tr == nil {
-		return
-	}
-	for from := range numStates {
-		for to := range numStates {
-			if n := tr[from][to].Load(); n > 0 {
-				o.ObserveInt64(m.transitions, n, metric.WithAttributes(ka,
-					AttrFrom.String(state.State(from).String()), AttrTo.String(state.State(to).String())))
-			}
-		}
-	}
-}

@@ -23,8 +23,9 @@ var DurationBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 
 // key is observable: kept in the key's own Meter (atomics in its Config)
 // and reported when a reader collects, from a walk of the registry's keys,
 // so a key that is unregistered or forgotten is not reported by the next
-// collection. The histogram is the one synchronous instrument, and has no
-// key unless Source.ByKey asks for one.
+// collection, and a key's series are there from its first collection, at
+// 0 until they count (see report). The histogram is the one synchronous
+// instrument, and has no key unless Source.ByKey asks for one.
 type Metrics struct {
 	duration metric.Float64Histogram
 	reg      metric.Registration
@@ -102,23 +103,21 @@ func NewMetrics(mp metric.MeterProvider, src Source) (*Metrics, error) {
 func (m *Metrics) Close() error { return m.reg.Unregister() }
 
 // observe reports every key's state and counts, in one walk of the keys.
-func (m *Metrics) observe(_ context.Context, o metric.Observer) error {
-	all := [...]state.State{state.Closed, state.Open, state.HalfOpen}
+func (m *Metrics) observe(_ context.Context, mo metric.Observer) error {
+	o := newReporter(mo)
 	m.src.Keys(func(key string, cur state.State, cfg *tactor.Config) {
 		ka := AttrKey.String(key)
-		for _, s := range all {
+		for s := range numStates {
 			v := int64(0)
-			if s == cur {
+			if state.State(s) == cur {
 				v = 1
 			}
-			o.ObserveInt64(m.gauge, v, metric.WithAttributes(ka, AttrState.String(s.String())))
+			o.int64(m.gauge, v, ka, stateAttrs[s])
 		}
-		if km := cfg.Metered(); km != nil {
-			m.report(o, km, ka)
-		}
+		m.report(o, cfg.Metered(), ka)
 	})
 	if n := m.tooMany.Load(); n > 0 {
-		o.ObserveInt64(m.refused, n)
+		mo.ObserveInt64(m.refused, n)
 	}
 	return nil
 }

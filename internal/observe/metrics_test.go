@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -33,13 +34,13 @@ func TestRecordCountsOutcomesTimesAndDurations(t *testing.T) {
 		"tripwire.key=a,tripwire.outcome=timeout":  1,
 		"tripwire.key=a,tripwire.outcome=rejected": 1,
 		"tripwire.key=b,tripwire.outcome=failure":  1,
-	}, sumPoints(t, ms["tripwire.calls"]))
+	}, counted(sumPoints(t, ms["tripwire.calls"])))
 	require.Equal(t, "{call}", ms["tripwire.calls"].Unit)
 
 	// And tripwire.call.time sums the durations of the calls that reached
 	// a breaker, by key and outcome (a rejection has none)
 	require.Equal(t, "s", ms["tripwire.call.time"].Unit)
-	times := counterPoints[float64](t, ms["tripwire.call.time"])
+	times := counted(counterPoints[float64](t, ms["tripwire.call.time"]))
 	require.Len(t, times, 3)
 	require.InDelta(t, 0.04, times["tripwire.key=a,tripwire.outcome=success"], 1e-9)
 	require.InDelta(t, 1.5, times["tripwire.key=a,tripwire.outcome=timeout"], 1e-9)
@@ -54,6 +55,56 @@ func TestRecordCountsOutcomesTimesAndDurations(t *testing.T) {
 	require.InDelta(t, 0.04, sums["tripwire.outcome=success"], 1e-9)
 	require.InDelta(t, 1.5, sums["tripwire.outcome=timeout"], 1e-9)
 	require.InDelta(t, 1.0, sums["tripwire.outcome=failure"], 1e-9)
+}
+
+func TestAKeysSeriesAreReportedAtZeroFromWhenItIsMade(t *testing.T) {
+	// Given metrics of a registry of a key that nothing happened to yet
+	m, reader, k := metricsOn(t, map[string]state.State{"a": state.Closed})
+
+	// When the reader collects
+	ms := read(t, reader)
+
+	// Then every series the key counts in is there at 0, so that a
+	// Prometheus increase() sees its first step as 0 → 1: each outcome's
+	// calls, the time of each outcome but rejected, restarts, and each
+	// transition but open → open and half_open → half_open (an operator's
+	// that changes nothing) and closed → half_open (none)
+	require.Equal(t, map[string]int64{
+		"tripwire.key=a,tripwire.outcome=success":  0,
+		"tripwire.key=a,tripwire.outcome=failure":  0,
+		"tripwire.key=a,tripwire.outcome=timeout":  0,
+		"tripwire.key=a,tripwire.outcome=rejected": 0,
+		"tripwire.key=a,tripwire.outcome=canceled": 0,
+	}, sumPoints(t, ms["tripwire.calls"]))
+	require.Equal(t, map[string]float64{
+		"tripwire.key=a,tripwire.outcome=success":  0,
+		"tripwire.key=a,tripwire.outcome=failure":  0,
+		"tripwire.key=a,tripwire.outcome=timeout":  0,
+		"tripwire.key=a,tripwire.outcome=canceled": 0,
+	}, counterPoints[float64](t, ms["tripwire.call.time"]))
+	require.Equal(t, map[string]int64{"tripwire.key=a": 0}, sumPoints(t, ms["tripwire.restarts"]))
+	zeroTransitions := map[string]int64{
+		"tripwire.from=closed,tripwire.key=a,tripwire.to=open":      0,
+		"tripwire.from=closed,tripwire.key=a,tripwire.to=closed":    0,
+		"tripwire.from=open,tripwire.key=a,tripwire.to=half_open":   0,
+		"tripwire.from=open,tripwire.key=a,tripwire.to=closed":      0,
+		"tripwire.from=half_open,tripwire.key=a,tripwire.to=open":   0,
+		"tripwire.from=half_open,tripwire.key=a,tripwire.to=closed": 0,
+	}
+	require.Equal(t, zeroTransitions, sumPoints(t, ms["tripwire.transitions"]))
+	require.Nil(t, k.cfgs["a"].Metered(), "reporting zeros made the key counters")
+
+	// When it makes a transition reported only once made (an Update that
+	// leaves it open), and trips
+	m.transitioned(state.Transition{Key: "a", From: state.Open, To: state.Open})
+	m.transitioned(state.Transition{Key: "a", From: state.Closed, To: state.Open})
+
+	// Then that transition is reported from then on, and the trip counts
+	// on the series that was there at 0
+	want := maps.Clone(zeroTransitions)
+	want["tripwire.from=open,tripwire.key=a,tripwire.to=open"] = 1
+	want["tripwire.from=closed,tripwire.key=a,tripwire.to=open"] = 1
+	require.Equal(t, want, sumPoints(t, read(t, reader)["tripwire.transitions"]))
 }
 
 func TestLatencyByKeyPutsTheKeyOnTheHistogram(t *testing.T) {
@@ -81,20 +132,29 @@ func TestAKeyThatLeftTheRegistryLeavesEveryKeyedInstrument(t *testing.T) {
 		m.transitioned(state.Transition{Key: key, From: state.Closed, To: state.Open})
 		m.restarted(key)
 	}
-	require.Len(t, sumPoints(t, read(t, reader)["tripwire.calls"]), 2)
+	require.Len(t, counted(sumPoints(t, read(t, reader)["tripwire.calls"])), 2)
 
 	// When a leaves the registry (unregistered, or forgotten by WithMaxKeys)
 	k.remove("a")
 
-	// Then the next collection reports b alone, in every keyed instrument
+	// Then the next collection reports b alone, in every keyed instrument:
+	// its counts, and its series still at 0
 	after := read(t, reader)
 	require.Equal(t, map[string]int64{"tripwire.key=b,tripwire.outcome=failure": 1},
-		sumPoints(t, after["tripwire.calls"]))
-	require.Equal(t, []string{"tripwire.key=b,tripwire.outcome=failure"}, keysOf(counterPoints[float64](t, after["tripwire.call.time"])))
+		counted(sumPoints(t, after["tripwire.calls"])))
+	require.Equal(t, []string{"tripwire.key=b,tripwire.outcome=failure"}, keysOf(counted(counterPoints[float64](t, after["tripwire.call.time"]))))
 	require.Equal(t, map[string]int64{"tripwire.from=closed,tripwire.key=b,tripwire.to=open": 1},
-		sumPoints(t, after["tripwire.transitions"]))
+		counted(sumPoints(t, after["tripwire.transitions"])))
 	require.Equal(t, map[string]int64{"tripwire.key=b": 1}, sumPoints(t, after["tripwire.restarts"]))
 	require.Len(t, gaugePoints(t, after["tripwire.state"]), 3)
+	for _, name := range []string{"tripwire.calls", "tripwire.transitions", "tripwire.restarts"} {
+		for series := range sumPoints(t, after[name]) {
+			require.NotContains(t, series, "tripwire.key=a", name)
+		}
+	}
+	for series := range counterPoints[float64](t, after["tripwire.call.time"]) {
+		require.NotContains(t, series, "tripwire.key=a", "tripwire.call.time")
+	}
 }
 
 func TestATransitionOrRestartOfAKeyThatLeftIsNotCounted(t *testing.T) {
@@ -109,8 +169,8 @@ func TestATransitionOrRestartOfAKeyThatLeftIsNotCounted(t *testing.T) {
 	// Then only b's is reported
 	ms := read(t, reader)
 	require.Equal(t, map[string]int64{"tripwire.from=closed,tripwire.key=b,tripwire.to=open": 1},
-		sumPoints(t, ms["tripwire.transitions"]))
-	require.Empty(t, sumPoints(t, ms["tripwire.restarts"]))
+		counted(sumPoints(t, ms["tripwire.transitions"])))
+	require.Equal(t, map[string]int64{"tripwire.key=b": 0}, sumPoints(t, ms["tripwire.restarts"]))
 }
 
 func TestCallsRefusedForTooManyKeysAreCountedForTheRegistry(t *testing.T) {

@@ -97,13 +97,16 @@ func TestPrometheusScrapeShowsCallsStateAndTransitions(t *testing.T) {
 
 	// Then one scrape shows the calls by outcome, the state and the trip,
 	// under the exporter's names: dots become underscores, counters get
-	// _total, the histogram gets its unit
+	// _total, the histogram gets its unit; and what did not happen yet at
+	// 0, so that increase() sees its first step
 	lines := scrape(t, srv.URL, srv.Client())
 	for _, want := range []string{
 		`# TYPE tripwire_calls_total counter`,
 		`tripwire_calls_total{` + scope + `,tripwire_key="payments",tripwire_outcome="success"} 1`,
 		`tripwire_calls_total{` + scope + `,tripwire_key="payments",tripwire_outcome="failure"} 2`,
 		`tripwire_calls_total{` + scope + `,tripwire_key="payments",tripwire_outcome="rejected"} 1`,
+		`tripwire_calls_total{` + scope + `,tripwire_key="payments",tripwire_outcome="timeout"} 0`,
+		`tripwire_calls_total{` + scope + `,tripwire_key="payments",tripwire_outcome="canceled"} 0`,
 		`# TYPE tripwire_call_duration_seconds histogram`,
 		`tripwire_call_duration_seconds_count{` + scope + `,tripwire_outcome="failure"} 2`,
 		`tripwire_call_duration_seconds_count{` + scope + `,tripwire_outcome="success"} 1`,
@@ -114,8 +117,12 @@ func TestPrometheusScrapeShowsCallsStateAndTransitions(t *testing.T) {
 		`tripwire_state{` + scope + `,tripwire_key="payments",tripwire_state="open"} 1`,
 		`# TYPE tripwire_transitions_total counter`,
 		`tripwire_transitions_total{` + scope + `,tripwire_from="closed",tripwire_key="payments",tripwire_to="open"} 1`,
+		`tripwire_transitions_total{` + scope + `,tripwire_from="open",tripwire_key="payments",tripwire_to="half_open"} 0`,
+		`tripwire_transitions_total{` + scope + `,tripwire_from="closed",tripwire_key="ledger",tripwire_to="closed"} 1`,
+		`tripwire_transitions_total{` + scope + `,tripwire_from="closed",tripwire_key="ledger",tripwire_to="open"} 0`,
 		`# TYPE tripwire_restarts_total counter`,
 		`tripwire_restarts_total{` + scope + `,tripwire_key="ledger"} 1`,
+		`tripwire_restarts_total{` + scope + `,tripwire_key="payments"} 0`,
 	} {
 		require.Contains(t, lines, want)
 	}
@@ -125,6 +132,8 @@ func TestPrometheusScrapeShowsCallsStateAndTransitions(t *testing.T) {
 			excerpt = append(excerpt, l)
 		}
 	}
-	require.Len(t, excerpt, 3+2+3+1, "series beyond those asserted:\n%s", strings.Join(excerpt, "\n"))
+	// a key's series: 3 states, 5 outcomes, 4 of time (no rejected), its
+	// restarts and 6 kinds of transition
+	require.Len(t, excerpt, 3+5+4+1+6, "series beyond those expected:\n%s", strings.Join(excerpt, "\n"))
 	t.Logf("scrape excerpt:\n%s", strings.Join(excerpt, "\n"))
 }
