@@ -8,7 +8,7 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
 	"github.com/tripwire-go/tripwire/state"
 )
 

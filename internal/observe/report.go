@@ -6,7 +6,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 
-	tactor "github.com/tripwire-go/tripwire/actor"
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
 	"github.com/tripwire-go/tripwire/state"
 )
 

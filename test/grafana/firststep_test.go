@@ -19,6 +19,8 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/state"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // within bounds every wait on Prometheus: its start, a scrape, a query.
@@ -57,9 +59,9 @@ func TestAKeysFirstRestartsAndTripShowOnTheDashboard(t *testing.T) {
 	testkit.Register(t, reg, "payments", target, tripwire.Settings{Threshold: 1, OpenTimeout: time.Hour})
 	eventually(t, prom, `tripwire_state{tripwire_key="payments"}`, func(s []sample) bool { return len(s) > 0 })
 	restarts, trips := make(chan struct{}, 3), make(chan struct{}, 1)
-	defer reg.Subscribe(func(tr tripwire.Transition) { // the hub counted it before it delivers it
+	defer reg.Subscribe(func(tr state.Transition) { // the hub counted it before it delivers it
 		c := trips
-		if tr.Reason == tripwire.ReasonRestarted {
+		if tr.Reason == state.ReasonRestarted {
 			c = restarts
 		}
 		select { // never blocks: a transition beyond those awaited is not one
@@ -69,7 +71,7 @@ func TestAKeysFirstRestartsAndTripShowOnTheDashboard(t *testing.T) {
 	})()
 	gate.Lock()
 	for range 3 {
-		if err := reg.Crash("payments"); err != nil {
+		if err := tripwiretest.Crash(context.Background(), reg, "payments"); err != nil {
 			gate.Unlock()
 			t.Fatal(err)
 		}
