@@ -24,7 +24,7 @@ func bareBoard(names ...string) *board {
 
 var t0 = time.Unix(1000, 0)
 
-func tr(key string, from, to state.State, reason string, at time.Duration) state.Transition {
+func tr(key string, from, to state.State, reason state.Reason, at time.Duration) state.Transition {
 	return state.Transition{Key: key, From: from, To: to, Reason: reason, At: t0.Add(at)}
 }
 
@@ -52,7 +52,7 @@ func TestATransitionOlderThanWhatTheBoardKnowsChangesNothing(t *testing.T) {
 
 func TestAnOverrideLastsUntilAResetOrARestart(t *testing.T) {
 	for _, tc := range []struct {
-		reason string
+		reason state.Reason
 		before state.Force
 		want   state.Force
 	}{

@@ -31,7 +31,7 @@ func TestAStreamStartsWithWhatThePageNeeds(t *testing.T) {
 	if !fr.Reset || !slices.Equal(order(fr.Rows), []string{"k03", "k01", "k02"}) || fr.Matched != 3 || fr.Summary.Open != 1 || fr.At.IsZero() {
 		t.Errorf("rows %+v", fr)
 	}
-	if len(history) != 1 || history[0].Key != "k03" || history[0].Reason != state.ReasonForcedOpen || history[0].Seq != 1 ||
+	if len(history) != 1 || history[0].Key != "k03" || history[0].Reason != state.ReasonForcedOpen.String() || history[0].Seq != 1 ||
 		history[0].From != state.Closed || history[0].To != state.Open {
 		t.Errorf("history %+v", history)
 	}
@@ -55,8 +55,8 @@ func TestAStreamSendsTransitionsAsTheyHappenRestartsToo(t *testing.T) {
 		e.next(t, "transitions").decodeInto(t, &batch)
 		got = append(got, batch...)
 	}
-	if got[0].Key != "k01" || got[0].From != state.Closed || got[0].To != state.Closed || got[0].Reason != state.ReasonRestarted ||
-		got[1].Key != "k02" || got[1].To != state.Open || got[1].Reason != state.ReasonForcedOpen || got[1].Seq != 2 {
+	if got[0].Key != "k01" || got[0].From != state.Closed || got[0].To != state.Closed || got[0].Reason != state.ReasonRestarted.String() ||
+		got[1].Key != "k02" || got[1].To != state.Open || got[1].Reason != state.ReasonForcedOpen.String() || got[1].Seq != 2 {
 		t.Fatalf("%+v", got)
 	}
 	// and the next rows show them: k02 open on top, k01 restarted once

@@ -21,7 +21,7 @@ func Example() {
 	}
 	defer reg.Shutdown(context.Background())
 	charge := func(ctx context.Context, msg any) (any, error) { return "charged", nil }
-	if err := reg.Register("payments", tripwire.Func(charge), tripwire.Settings{}); err != nil {
+	if err := reg.Register(context.Background(), "payments", tripwire.Func(charge), tripwire.Settings{}); err != nil {
 		log.Fatal(err)
 	}
 

@@ -57,10 +57,10 @@ func TestTheListIsWorstFirstFromTheBreakersOwnStatistics(t *testing.T) {
 	if k04.Recent.Failures != 1 || k04.ErrorPercent != 100 || k04.Failures != 1 {
 		t.Errorf("k04: %+v", k04)
 	}
-	if k03.Forced != state.ForcedOpen || k03.Reason != state.ReasonForcedOpen || k03.Since.IsZero() || !k03.RetryAt.IsZero() {
+	if k03.Forced != state.ForcedOpen || k03.Reason != state.ReasonForcedOpen.String() || k03.Since.IsZero() || !k03.RetryAt.IsZero() {
 		t.Errorf("k03: %+v", k03)
 	}
-	if l.Rows[1].Reason != state.ReasonThreshold || l.Rows[1].RetryAt.IsZero() || l.Rows[1].RetryInMs <= 0 {
+	if l.Rows[1].Reason != state.ReasonThreshold.String() || l.Rows[1].RetryAt.IsZero() || l.Rows[1].RetryInMs <= 0 {
 		t.Errorf("k06: %+v", l.Rows[1])
 	}
 	// and the summary counts them

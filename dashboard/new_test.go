@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func TestNewRefusesWhatItCannotServe(t *testing.T) {
@@ -33,7 +35,7 @@ func TestNewRefusesWhatItCannotServe(t *testing.T) {
 	}
 	// and with good options it serves
 	h, err := New(reg, WithTitle("ok"), WithRefresh(time.Second), WithControl(func(*http.Request) bool { return false }),
-		WithMetrics(http.NotFoundHandler()), WithCrash(reg.Crash))
+		WithMetrics(http.NotFoundHandler()), WithCrash(func(key string) error { return tripwiretest.Crash(context.Background(), reg, key) }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,14 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestBadRequestsGetJSONErrors(t *testing.T) {
 	// Given a dashboard with control
 	f := serve(t, keys("k", 1), WithControl(allowAll))
-	long := strings.Repeat("k", tripwire.MaxKeyLen+1)
+	long := strings.Repeat("k", 256+1)
 	for _, tc := range []struct {
 		method, path string
 		status       int

@@ -20,9 +20,9 @@ type counting struct {
 	listed   atomic.Int64 // snapshots Snapshots reported
 }
 
-func (c *counting) Snapshot(key string) (tripwire.Snapshot, error) {
+func (c *counting) Snapshot(ctx context.Context, key string) (tripwire.Snapshot, error) {
 	c.asks.Add(1)
-	return c.registry.Snapshot(context.Background(), key)
+	return c.registry.Snapshot(ctx, key)
 }
 
 func (c *counting) Snapshots(ctx context.Context, f tripwire.Filter, fn func(tripwire.Snapshot) bool) error {
@@ -46,7 +46,7 @@ func TestAtAHundredThousandKeysATickAsksOnlyTheKeysShown(t *testing.T) {
 	t.Logf("registered %d keys in %v", n, time.Since(start))
 	var open []string
 	for i := 500; i < n; i += n / 20 {
-		if err := reg.ForceOpen(name(i)); err != nil {
+		if err := reg.ForceOpen(context.Background(), name(i)); err != nil {
 			t.Fatal(err)
 		}
 		open = append(open, name(i))

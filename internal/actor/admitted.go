@@ -104,7 +104,7 @@ func (b *breaker) expireAdmitted(ctx actor.Context, c *Call) {
 // (Cell.SettleOrphans) and those its callers admitted. Only the supervisor
 // and the registry's shutdown call it.
 func (cfg *Config) SettleOrphans(err error) {
-	cfg.Cell.SettleOrphans(err)
+	cfg.Cell.settleOrphans(err)
 	cfg.settleAdmitted(err)
 }
 

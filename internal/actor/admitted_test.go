@@ -41,7 +41,7 @@ func TestACallAdmittedBeforeTheCircuitMovesIsAdmittedAgainByItsBreaker(t *testin
 		k := NewCaller(r.cfg.Shared.Pool)
 		admitted := func() *Call {
 			now := time.Now()
-			c := NewCall(context.Background(), "ok", now.Add(callTimeout), now)
+			c := newCall(context.Background(), "ok", now.Add(callTimeout), now)
 			adm := admissionOf(&r.cfg.Mailbox, c.Deadline, now)
 			require.NotNil(t, adm, "a closed circuit lets callers admit")
 			k.admit(&r.cfg.Mailbox, c, adm, now)

@@ -29,7 +29,7 @@ type seeing struct {
 func (s *seeing) Transitioned(t state.Transition) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.got = append(s.got, seen{to: t.To, state: s.cell.State(), rejected: s.cell.Rejection() != nil})
+	s.got = append(s.got, seen{to: t.To, state: s.cell.State(), rejected: s.cell.openError() != nil})
 }
 
 func (s *seeing) Restarted(string, any) {}
@@ -55,7 +55,7 @@ func TestATransitionIsAnnouncedOnceCallersSeeIt(t *testing.T) {
 		gate := make(later)
 		probe := r.send(gate)
 		synctest.Wait()
-		require.NotNil(t, r.cfg.Cell.Rejection(), "the probe holds the half-open circuit's slot")
+		require.NotNil(t, r.cfg.Cell.openError(), "the probe holds the half-open circuit's slot")
 
 		// When the probe succeeds
 		close(gate)

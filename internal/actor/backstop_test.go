@@ -45,11 +45,11 @@ func armedIn(k *Caller, c *Call) time.Duration {
 func TestABackstopLeftArmedArmsItselfForTheNextUseWhenItFires(t *testing.T) {
 	inTimerBubble(t, func(t *testing.T, k *Caller) {
 		// Given a call's backstop armed for its use due in 1 s, answered at once
-		c := NewCall(context.Background(), "m", time.Now(), time.Now())
+		c := newCall(context.Background(), "m", time.Now(), time.Now())
 		use(k, c, "first", time.Second)
 		require.Equal(t, time.Second+ReplyGrace, armedIn(k, c))
 		require.True(t, c.Settle(Result{Value: "ok"}))
-		<-c.Signal()
+		<-c.signaled()
 
 		// When the call is used again, due in 3 s, without arming again (it
 		// would fire too early, not too late)
@@ -73,14 +73,14 @@ func TestABackstopLeftArmedArmsItselfForTheNextUseWhenItFires(t *testing.T) {
 func TestABackstopNeverTakesAnEarlierUsesDeadlineForTheUseItSees(t *testing.T) {
 	inTimerBubble(t, func(t *testing.T, k *Caller) {
 		// Given a call's backstop watching its use due in 1 s
-		c := NewCall(context.Background(), "m", time.Now(), time.Now())
+		c := newCall(context.Background(), "m", time.Now(), time.Now())
 		use(k, c, "first", time.Second)
 
 		// When the use is answered and the call started again, due in 30
 		// s, before its caller looks at the backstop (as when the timer
 		// fires at that moment)
 		require.True(t, c.Settle(Result{Value: "ok"}))
-		<-c.Signal()
+		<-c.signaled()
 		now := time.Now()
 		c.reset(context.Background(), "again", now.Add(30*time.Second), now)
 		c.begin(k.dueOf(now.Add(30*time.Second), false))
@@ -99,11 +99,11 @@ func TestACallDroppedWithItsBackstopArmedIsCollected(t *testing.T) {
 	inTimerBubble(t, func(t *testing.T, k *Caller) {
 		// Given a call used with no timeout to speak of, answered, its
 		// backstop armed (no further than maxArm ahead)
-		c := NewCall(context.Background(), "m", time.Now(), time.Now())
+		c := newCall(context.Background(), "m", time.Now(), time.Now())
 		use(k, c, "m", math.MaxInt64)
 		require.Equal(t, maxArm, armedIn(k, c))
 		require.True(t, c.Settle(Result{Value: "ok"}))
-		<-c.Signal()
+		<-c.signaled()
 		bs := weak.Make(c.bs)
 
 		// When nothing refers to the call any more (the pool of calls

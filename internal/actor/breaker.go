@@ -57,7 +57,7 @@ func (b *breaker) Receive(ctx actor.Context) {
 		return
 	}
 	switch m := ctx.Message().(type) {
-	case *Withdraw:
+	case *withdrawal:
 		b.withdraw(ctx, m.Call)
 	case *deadlineTick:
 		b.expire(ctx, m)
@@ -225,7 +225,7 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 		case state.Reject:
 			b.publishRejecting()
 			b.count(tRejected, now, 0, false)
-			c.Settle(Result{Err: b.cfg.Cell.Rejection()})
+			c.Settle(Result{Err: b.cfg.Cell.openError()})
 		}
 	}
 	b.publishRejecting()
@@ -239,7 +239,7 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 func (b *breaker) publishRejecting() {
 	b.publishQuiet()
 	c, cell := &b.circuit, &b.cfg.Cell
-	cur := cell.Rejection()
+	cur := cell.openError()
 	if !c.Rejecting() {
 		if cur != nil {
 			cell.publishRejecting(nil, time.Now())

@@ -97,7 +97,7 @@ type later chan struct{}
 // send hands the breaker a call for msg due in callTimeout.
 func (r *rig) send(msg any) *Call {
 	now := time.Now()
-	c := NewCall(context.Background(), msg, now.Add(callTimeout), now)
+	c := newCall(context.Background(), msg, now.Add(callTimeout), now)
 	r.sys.Root.Send(r.pid, c)
 	return c
 }
@@ -108,7 +108,7 @@ func (r *rig) call(msg any) Result { return answer(r.send(msg)) }
 // answer waits for c's answer.
 func answer(c *Call) Result {
 	for range c.signal {
-		if got, res, _ := c.Take(); got == Answer {
+		if got, res, _ := c.take(); got == gotAnswer {
 			return res
 		}
 	}
@@ -243,8 +243,8 @@ func TestWithdrawInHalfOpenFreesTheProbe(t *testing.T) {
 		require.ErrorIs(t, r.call("other").Err, errs.ErrOpen, "a second probe was let through")
 
 		// When the probe's caller withdraws it
-		require.True(t, probe.Withdraw())
-		r.sys.Root.Send(r.pid, &Withdraw{Call: probe})
+		require.True(t, probe.withdraw())
+		r.sys.Root.Send(r.pid, &withdrawal{Call: probe})
 
 		// Then the next call is the probe: it reaches the target and closes
 		// the circuit, and the withdrawn call gets no answer
@@ -320,8 +320,8 @@ func TestAWithdrawnCallCarriedOverACrashCountsNowhereButKeepsTheKeyAwake(t *test
 
 		// When its caller withdraws it 9 s later
 		time.Sleep(9 * time.Second)
-		require.True(t, old.Withdraw())
-		r.sys.Root.Send(r.pid, &Withdraw{Call: old})
+		require.True(t, old.withdraw())
+		r.sys.Root.Send(r.pid, &withdrawal{Call: old})
 		synctest.Wait()
 
 		// Then it counts nowhere

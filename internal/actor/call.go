@@ -111,14 +111,14 @@ const (
 	roundShift = 3
 )
 
-// NewCall returns a call for msg that must be answered by deadline, sent by
+// newCall returns a call for msg that must be answered by deadline, sent by
 // a caller that read the clock at sent (time.Now, with its monotonic
 // reading): the breaker then tells the time from sent with a monotonic read
 // only, which on some machines costs half a full clock read. A zero sent
 // makes the breaker read the clock in full.
-func NewCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
+func newCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	c := &Call{signal: make(chan struct{}, signals)}
-	c.Reuse(ctx, msg, deadline, sent)
+	c.reuse(ctx, msg, deadline, sent)
 	c.forFunc()
 	return c
 }
@@ -206,12 +206,12 @@ func (c *Call) Redirect() {
 	c.mb.PostUserMessage(c)
 }
 
-// Hold makes the call occupy one of cell's MaxInFlight slots (limit, as
+// holdSlot makes the call occupy one of cell's MaxInFlight slots (limit, as
 // Cell.Admit counted it) until both its caller has released it and its
 // target is done with it: a target that outlives its call's answer (a crash
 // of the breaker, a deadline the target ignores) keeps its slot, so the calls
 // running in a target never exceed MaxInFlight.
-func (c *Call) Hold(cell *Cell, limit int) {
+func (c *Call) holdSlot(cell *Cell, limit int) {
 	if limit > 0 {
 		c.cell, c.limit = cell, limit
 		c.hold.Store(1)
@@ -233,7 +233,7 @@ func (c *Call) engage() {
 	}
 }
 
-// Reusable reports, once the caller has taken the answer, whether nothing
+// reusable reports, once the caller has taken the answer, whether nothing
 // but the caller refers to c any more, so that Reuse may ready it for
 // another request: its breaker answered it from its target's outcome — an
 // actor target's reply (the breaker's table and the reply router have let
@@ -241,13 +241,13 @@ func (c *Call) engage() {
 // function target's return (its worker has let go of it, and the context
 // the target may keep is an allocation of its own) — and its channel is
 // drained.
-func (c *Call) Reusable() bool {
+func (c *Call) reusable() bool {
 	return c.spent && len(c.signal) == 0 && c.status.Load()&posted == 0
 }
 
-// Reuse readies a reusable call for a new request, keeping its channel, in
+// reuse readies a reusable call for a new request, keeping its channel, in
 // a round of its own.
-func (c *Call) Reuse(ctx context.Context, msg any, deadline, sent time.Time) {
+func (c *Call) reuse(ctx context.Context, msg any, deadline, sent time.Time) {
 	c.reset(ctx, msg, deadline, sent)
 	c.begin(c.due.Load())
 }
@@ -317,29 +317,29 @@ func since(t time.Time) time.Time { return t.Add(time.Since(t)) }
 // answer, so that no sender ever blocks.
 const signals = 2
 
-// Signal receives once for a courier outcome and once for the answer; after
+// signaled receives once for a courier outcome and once for the answer; after
 // each receive, Take says which it was.
-func (c *Call) Signal() <-chan struct{} { return c.signal }
+func (c *Call) signaled() <-chan struct{} { return c.signal }
 
 // got is what one receive from Signal brought.
 type got int
 
 const (
-	// Answer: the call's answer.
-	Answer got = iota
+	// gotAnswer: the call's answer.
+	gotAnswer got = iota
 	// reply: the answered ask of an actor target, whose Completion the
 	// caller must post to its key's mailbox.
 	reply
 )
 
-// Take returns, after a receive from Signal, what that receive brought: the
+// take returns, after a receive from Signal, what that receive brought: the
 // call's answer, or the ask of an actor target whose Completion the caller must
 // post to its key's mailbox.
-func (c *Call) Take() (got got, answer Result, courier *task.Ask) {
+func (c *Call) take() (got got, answer Result, courier *task.Ask) {
 	if o := c.courier.Swap(nil); o != nil {
 		return reply, Result{}, o
 	}
-	return Answer, c.result, nil
+	return gotAnswer, c.result, nil
 }
 
 // Owner is the key's mailbox for a call its caller admitted, whose ask
@@ -382,10 +382,10 @@ func (c *Call) deliver(r Result) {
 	c.signal <- struct{}{}
 }
 
-// Withdraw marks the call as abandoned by a caller whose context was
+// withdraw marks the call as abandoned by a caller whose context was
 // cancelled, and cancels the target's context. It fails if an answer was
 // already given.
-func (c *Call) Withdraw() bool {
+func (c *Call) withdraw() bool {
 	if !c.leave(withdrawn, 0, true) {
 		return false
 	}
@@ -393,9 +393,9 @@ func (c *Call) Withdraw() bool {
 	return true
 }
 
-// Expire marks the call as given up by its caller at deadline plus grace,
+// expireWith marks the call as given up by its caller at deadline plus grace,
 // and answers it with err. It fails if an answer was already given.
-func (c *Call) Expire(err error) bool { return c.expire(err, 0, true) }
+func (c *Call) expireWith(err error) bool { return c.expire(err, 0, true) }
 
 // expire is Expire in round r only, unless any.
 func (c *Call) expire(err error, r uint64, any bool) bool {

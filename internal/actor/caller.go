@@ -66,7 +66,7 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 		due = notWatched // until its ask is sent: the expiry abandons the ask
 	}
 	c := k.newCall(mb, ctx, msg, deadline, now)
-	c.Hold(cell, limit)
+	c.holdSlot(cell, limit)
 	if adm != nil {
 		k.admit(mb, c, adm, now)
 	}
@@ -91,7 +91,7 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 	c.Release()
 	// A call that cannot be reused keeps its backstop, which its timer
 	// holds weakly: both go once nothing else refers to the call.
-	if c.Reusable() {
+	if c.reusable() {
 		k.calls.Put(c) // reset when taken; the pool drops it within two GCs
 	}
 	if fromTarget != nil {
@@ -147,7 +147,7 @@ func admissionOf(mb *Mailbox, deadline, now time.Time) *admission {
 func (k *Caller) newCall(mb *Mailbox, ctx context.Context, msg any, deadline, now time.Time) *Call {
 	c, ok := k.calls.Get().(*Call)
 	if !ok {
-		return NewCall(ctx, msg, deadline, now)
+		return newCall(ctx, msg, deadline, now)
 	}
 	c.reset(ctx, msg, deadline, now)
 	if mb.owner == nil || mb.owner.Target.Func != nil {
@@ -166,14 +166,14 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error, bo
 	cancelled := ctx.Done()
 	for {
 		if cancelled == nil {
-			<-c.Signal()
+			<-c.signaled()
 		} else {
 			select {
-			case <-c.Signal():
+			case <-c.signaled():
 			case <-cancelled:
 				cancelled = nil
-				if errors.Is(ctx.Err(), context.Canceled) && c.Withdraw() {
-					mb.PostUserMessage(&Withdraw{Call: c})
+				if errors.Is(ctx.Err(), context.Canceled) && c.withdraw() {
+					mb.PostUserMessage(&withdrawal{Call: c})
 					return nil, ctx.Err(), false
 				}
 				// Its deadline (the breaker answers ErrTimeout), or an
@@ -181,8 +181,8 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error, bo
 				continue
 			}
 		}
-		got, res, ask := c.Take()
-		if got == Answer {
+		got, res, ask := c.take()
+		if got == gotAnswer {
 			return res.Value, res.Err, res.Target
 		}
 		if ask.Classifies() {
@@ -205,8 +205,8 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error, bo
 func answered(c *Call) (Result, bool) {
 	for {
 		select {
-		case <-c.Signal():
-			if got, res, _ := c.Take(); got == Answer {
+		case <-c.signaled():
+			if got, res, _ := c.take(); got == gotAnswer {
 				return res, true
 			}
 		default:

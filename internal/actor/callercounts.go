@@ -57,9 +57,9 @@ func (s *stripes) total() (n uint64) {
 	return n
 }
 
-// Rejection is the error the breaker would answer a call with now — the
+// openError is the error the breaker would answer a call with now — the
 // circuit is open, or half-open with all its probes in flight — or nil.
-func (c *Cell) Rejection() *errs.OpenError {
+func (c *Cell) openError() *errs.OpenError {
 	if r := c.rejection.Load(); r != nil {
 		return r.err
 	}

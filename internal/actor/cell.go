@@ -108,8 +108,8 @@ func (c *Cell) AddRestart() int64 { return int64(c.restarts.Add(1)) }
 // instead of ErrBreakerRestarted. Unregister and Shutdown call it first.
 func (c *Cell) Retire(err error) { c.stopErr.Store(&err) }
 
-// Retired reports whether the key is going away (Retire was called).
-func (c *Cell) Retired() bool { return c.stopErr.Load() != nil }
+// retired reports whether the key is going away (Retire was called).
+func (c *Cell) retired() bool { return c.stopErr.Load() != nil }
 
 // Admit counts a call in flight unless max (> 0) are already; Done uncounts
 // it. With max 0 nothing is counted.
@@ -168,10 +168,10 @@ func (c *Cell) adopt() []*Call {
 	return nil
 }
 
-// SettleOrphans answers with err the calls a crashed breaker left in flight
+// settleOrphans answers with err the calls a crashed breaker left in flight
 // when no breaker follows it (the key was unregistered, or the registry
 // shut down meanwhile). Only the supervisor calls it.
-func (c *Cell) SettleOrphans(err error) {
+func (c *Cell) settleOrphans(err error) {
 	for _, call := range c.adopt() {
 		call.abandon()
 		call.ctx.cancel(context.Canceled)

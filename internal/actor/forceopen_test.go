@@ -30,7 +30,7 @@ func TestForceOpenWhileProbingPublishesTheForcedRejection(t *testing.T) {
 		gate := make(later)
 		probe := r.send(gate)
 		synctest.Wait()
-		half := r.cfg.Cell.Rejection()
+		half := r.cfg.Cell.openError()
 		require.NotNil(t, half, "the probe holds the half-open circuit's slot")
 		require.ErrorIs(t, half.Cause, errBoom)
 
@@ -38,7 +38,7 @@ func TestForceOpenWhileProbingPublishesTheForcedRejection(t *testing.T) {
 		require.Equal(t, state.Open, r.control(state.ForceOpen).State)
 
 		// Then callers get the forced circuit's error, with no cause
-		forced := r.cfg.Cell.Rejection()
+		forced := r.cfg.Cell.openError()
 		require.NotNil(t, forced)
 		require.NotSame(t, half, forced)
 		require.NoError(t, forced.Cause)
@@ -46,6 +46,6 @@ func TestForceOpenWhileProbingPublishesTheForcedRejection(t *testing.T) {
 
 		close(gate)
 		require.NoError(t, answer(probe).Err)
-		require.Same(t, forced, r.cfg.Cell.Rejection(), "the old probe's outcome changes nothing")
+		require.Same(t, forced, r.cfg.Cell.openError(), "the old probe's outcome changes nothing")
 	})
 }

@@ -155,9 +155,9 @@ func TestAHotKeysSuccessItsCallerWithdrewCountsAsCanceled(t *testing.T) {
 		r.heat()
 		k := NewCaller(r.cfg.Shared.Pool)
 		now := time.Now()
-		c := NewCall(context.Background(), "ok", now.Add(callTimeout), now)
+		c := newCall(context.Background(), "ok", now.Add(callTimeout), now)
 		k.admit(&r.cfg.Mailbox, c, admissionOf(&r.cfg.Mailbox, c.Deadline, now), now)
-		require.True(t, c.Withdraw())
+		require.True(t, c.withdraw())
 
 		// When its target succeeds, then its worker cannot answer it, and
 		// hands its end to the breaker, which counts it as canceled

@@ -19,7 +19,7 @@ func TestACallBeingAdmittedByItsCallerKeepsTheKeyAwake(t *testing.T) {
 		r.snapshot() // started
 		// Given a caller that has taken the closed circuit's admission
 		now := time.Now()
-		c := NewCall(context.Background(), "ok", now.Add(time.Hour), now)
+		c := newCall(context.Background(), "ok", now.Add(time.Hour), now)
 		adm := admissionOf(&r.cfg.Mailbox, c.Deadline, now)
 		require.NotNil(t, adm)
 

@@ -198,8 +198,8 @@ func (t *IdleTimers) Stop() {
 	}
 }
 
-// Len is the number of checks armed.
-func (t *IdleTimers) Len() int {
+// len is the number of checks armed.
+func (t *IdleTimers) len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.due)

@@ -47,7 +47,7 @@ func TestACallWithNoTimeoutLeavesTheOthersDeadlines(t *testing.T) {
 		forever := make(later)
 		defer close(forever)
 		now := time.Now()
-		c0 := NewCall(context.Background(), forever, now.Add(math.MaxInt64), now)
+		c0 := newCall(context.Background(), forever, now.Add(math.MaxInt64), now)
 		r.sys.Root.Send(r.pid, c0)
 
 		// When another call's target hangs past its deadline

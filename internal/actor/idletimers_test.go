@@ -19,7 +19,7 @@ func TestIdleTimersPostEachCheckWhenDueInOrder(t *testing.T) {
 		timers.arm(3*time.Second, m, &idleCheck{seq: 3})
 		timers.arm(time.Second, m, &idleCheck{seq: 1})
 		timers.arm(2*time.Second, m, &idleCheck{seq: 2})
-		require.Equal(t, 3, timers.Len())
+		require.Equal(t, 3, timers.len())
 
 		time.Sleep(time.Second + time.Millisecond)
 		synctest.Wait()
@@ -27,7 +27,7 @@ func TestIdleTimersPostEachCheckWhenDueInOrder(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
 		require.Equal(t, []any{&idleCheck{seq: 1}, &idleCheck{seq: 2}, &idleCheck{seq: 3}}, r.messages())
-		require.Zero(t, timers.Len())
+		require.Zero(t, timers.len())
 		timers.Stop()
 	})
 }
@@ -81,18 +81,18 @@ func TestIdleTimersRearmMovesATicketInsteadOfAddingOne(t *testing.T) {
 		timers.rearm(2*time.Second, tk, &deadlineTick{seq: 3})
 
 		// Then the heap holds it once, and only its last arming comes, when due
-		require.Equal(t, 3, timers.Len())
+		require.Equal(t, 3, timers.len())
 		time.Sleep(2*time.Second + time.Millisecond)
 		synctest.Wait()
 		require.Equal(t, []any{&deadlineTick{seq: 3}}, r.messages())
 
 		// And once it came, arming it again puts it back
 		timers.rearm(time.Second, tk, &deadlineTick{seq: 4})
-		require.Equal(t, 3, timers.Len())
+		require.Equal(t, 3, timers.len())
 		time.Sleep(20 * time.Second)
 		synctest.Wait()
 		require.Equal(t, []any{&deadlineTick{seq: 3}, &idleCheck{seq: 100}, &deadlineTick{seq: 4}, &idleCheck{seq: 101}}, r.messages())
-		require.Zero(t, timers.Len())
+		require.Zero(t, timers.len())
 		timers.Stop()
 	})
 }

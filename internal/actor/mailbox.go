@@ -250,9 +250,9 @@ func (m *Mailbox) Discard(why error) {
 	}
 }
 
-// Refusable is a request of the registry that a breaker answers, and that
+// refusable is a request of the registry that a breaker answers, and that
 // a discarded mailbox answers instead with the reason.
-type Refusable interface {
+type refusable interface {
 	Refuse(why error)
 }
 
@@ -268,7 +268,7 @@ func refuse(msg any, why error) {
 		if c, ok := m.Token.(*Call); ok {
 			c.Settle(Result{Value: m.Value, Err: m.Err, Target: true})
 		}
-	case Refusable:
+	case refusable:
 		m.Refuse(why)
 	}
 }

@@ -15,16 +15,16 @@ import (
 // newPendingCall returns a call nobody has answered.
 func newPendingCall() *Call {
 	now := time.Now()
-	return NewCall(context.Background(), "m", now.Add(time.Minute), now)
+	return newCall(context.Background(), "m", now.Add(time.Minute), now)
 }
 
 // answerOf returns the answer c got, or fails if it has none.
 func answerOf(t *testing.T, c *Call) Result {
 	t.Helper()
 	select {
-	case <-c.Signal():
-		got, res, _ := c.Take()
-		require.Equal(t, Answer, got)
+	case <-c.signaled():
+		got, res, _ := c.take()
+		require.Equal(t, gotAnswer, got)
 		return res
 	default:
 		t.Fatal("the call got no answer")
@@ -47,7 +47,7 @@ func TestStoppedMailboxKeepsWhatComesForTheNextBreaker(t *testing.T) {
 	// Then nothing is processed and the calls wait, unanswered
 	require.Empty(t, r.messages())
 	require.Equal(t, 2, m.UserMessageCount())
-	require.Empty(t, c1.Signal())
+	require.Empty(t, c1.signaled())
 	// When the next breaker gets the mailbox
 	next := &recorder{}
 	m.RegisterHandlers(next, nil)
@@ -107,7 +107,7 @@ func TestDiscardedMailboxGivesAnOrphansOutcomeToItsCaller(t *testing.T) {
 	// Then its caller gets it; a late outcome of an answered call changes nothing
 	require.Equal(t, Result{Value: "v", Target: true}, answerOf(t, c))
 	m.PostUserMessage(&task.Completion{Token: c, Value: "again"})
-	require.Empty(t, c.Signal())
+	require.Empty(t, c.signaled())
 }
 
 func TestPassivatedMailboxWakesTheKeyOnceWithItsFirstMessage(t *testing.T) {
@@ -149,14 +149,14 @@ func TestCallSignalsACourierThenTheAnswer(t *testing.T) {
 	// its backstop
 	c := newPendingCall()
 	c.Deliver(&task.Ask{})
-	require.True(t, c.Expire(context.DeadlineExceeded))
+	require.True(t, c.expireWith(context.DeadlineExceeded))
 	// Then two receives bring the courier, then the answer, and no more
-	<-c.Signal()
-	got, _, courier := c.Take()
+	<-c.signaled()
+	got, _, courier := c.take()
 	require.Equal(t, reply, got)
 	require.NotNil(t, courier)
 	require.ErrorIs(t, answerOf(t, c).Err, context.DeadlineExceeded)
-	require.Empty(t, c.Signal())
+	require.Empty(t, c.signaled())
 	// and a later answer is refused
 	require.False(t, c.Settle(Result{}))
 	require.ErrorIs(t, c.ctx.Err(), context.DeadlineExceeded)

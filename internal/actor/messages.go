@@ -2,9 +2,9 @@ package actor
 
 import "github.com/tripwire-go/tripwire/state"
 
-// Withdraw is posted by a caller to its key's mailbox when its context is
+// withdrawal is posted by a caller to its key's mailbox when its context is
 // cancelled: the call is dropped and counts neither way.
-type Withdraw struct{ Call *Call }
+type withdrawal struct{ Call *Call }
 
 // Report is a breaker's answer to a request of the registry: its snapshot
 // after the request, or (Err) why the key has no breaker to answer it.
@@ -29,14 +29,14 @@ type Control struct {
 // the snapshot after the change.
 type Reconfigure struct{ Reply chan Report }
 
-// Refuse answers the request for a key that has no breaker any more.
-func (m *SnapshotRequest) Refuse(why error) { m.Reply <- Report{Err: why} }
+// refuse answers the request for a key that has no breaker any more.
+func (m *SnapshotRequest) refuse(why error) { m.Reply <- Report{Err: why} }
 
-// Refuse answers the request for a key that has no breaker any more.
-func (m *Control) Refuse(why error) { m.Reply <- Report{Err: why} }
+// refuse answers the request for a key that has no breaker any more.
+func (m *Control) refuse(why error) { m.Reply <- Report{Err: why} }
 
-// Refuse answers the request for a key that has no breaker any more.
-func (m *Reconfigure) Refuse(why error) { m.Reply <- Report{Err: why} }
+// refuse answers the request for a key that has no breaker any more.
+func (m *Reconfigure) refuse(why error) { m.Reply <- Report{Err: why} }
 
 // Crash is posted by the registry to make a breaker panic (fault injection).
 type Crash struct{}

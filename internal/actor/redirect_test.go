@@ -24,7 +24,7 @@ func TestACallThatEndedBeforeItsWorkerIsNotAdmittedAgain(t *testing.T) {
 			r.cfg.Mailbox.PostUserMessage(&c.expiry) // as its backstop does
 		},
 		"withdrawn": func(r *rig, c *Call) {
-			r.cfg.Mailbox.PostUserMessage(&Withdraw{Call: c}) // as its caller does
+			r.cfg.Mailbox.PostUserMessage(&withdrawal{Call: c}) // as its caller does
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -32,7 +32,7 @@ func TestACallThatEndedBeforeItsWorkerIsNotAdmittedAgain(t *testing.T) {
 				r.snapshot() // started
 				// Given a call its caller admitted while the circuit was closed
 				now := time.Now()
-				c := NewCall(context.Background(), "ok", now.Add(callTimeout), now)
+				c := newCall(context.Background(), "ok", now.Add(callTimeout), now)
 				adm := admissionOf(&r.cfg.Mailbox, c.Deadline, now)
 				require.NotNil(t, adm)
 				NewCaller(r.cfg.Shared.Pool).admit(&r.cfg.Mailbox, c, adm, now)

@@ -62,7 +62,7 @@ func copyOf(pid *actor.PID) *actor.PID { return &actor.PID{Address: pid.Address,
 // 10 s to deliver an unwatch; the remote node drops the watch itself when
 // this node's connection to it ends.
 func (b *breaker) unwatch(ctx actor.Context) {
-	if b.watching && (!b.cfg.Cell.Retired() || b.targetIsLocal(ctx)) {
+	if b.watching && (!b.cfg.Cell.retired() || b.targetIsLocal(ctx)) {
 		b.watching = false
 		b.tellTarget(ctx, &actor.Unwatch{Watcher: copyOf(ctx.Self())})
 	}
