@@ -100,7 +100,7 @@ func ExampleWithMeterProvider() {
 	scrape := httptest.NewRecorder()
 	mux.ServeHTTP(scrape, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	for line := range strings.Lines(scrape.Body.String()) {
-		if strings.HasPrefix(line, "tripwire_calls_total{") {
+		if strings.HasPrefix(line, "tripwire_calls_total{") && strings.Contains(line, `outcome="success"`) {
 			fmt.Print(line[strings.Index(line, "tripwire_key"):])
 		}
 	}
