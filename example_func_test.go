@@ -16,10 +16,10 @@ func ExampleFunc() {
 	defer reg.Shutdown(ctx)
 
 	price := func(_ context.Context, q Quote) (int, error) { return q.Cents * 2, nil }
-	if err := reg.Register(context.Background(), "prices", tripwire.Func(price), tripwire.Settings{Threshold: 1}); err != nil {
+	if err := reg.Register(ctx, "prices", tripwire.Func(price), tripwire.Settings{Threshold: 1}); err != nil {
 		panic(err)
 	}
-	cents, err := tripwire.Key[any, int](reg, "prices").Call(ctx, Quote{Symbol: "ACME", Cents: 21})
+	cents, err := tripwire.Key[Quote, int](reg, "prices").Call(ctx, Quote{Symbol: "ACME", Cents: 21})
 	fmt.Println(cents, err)
 	_, err = reg.Call(ctx, "prices", "ACME")
 	fmt.Println(errors.Is(err, tripwire.ErrInvalidMessage))
@@ -68,13 +68,13 @@ func ExampleRegistry_ProbeNow() {
 		}
 		return "up", nil
 	})
-	_ = reg.Register(context.Background(), "search", target, tripwire.Settings{Threshold: 1})
+	_ = reg.Register(ctx, "search", target, tripwire.Settings{Threshold: 1})
 	_, _ = reg.Call(ctx, "search", "q")
 	state, _ := reg.State("search")
 	fmt.Println(state)
 
 	up = true // say a cluster reports the service back
-	_ = reg.ProbeNow(context.Background(), "search")
+	_ = reg.ProbeNow(ctx, "search")
 	state, _ = reg.State("search")
 	fmt.Println(state)
 	v, err := reg.Call(ctx, "search", "q")

@@ -10,7 +10,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/system"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -67,7 +66,7 @@ func ExampleSettings_threshold() {
 	defer reg.Shutdown(ctx)
 	billing := tripwire.Func(charge) // func(context.Context, any) (any, error)
 
-	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{Threshold: 3, OpenTimeout: 10 * time.Second})
+	_ = reg.Register(ctx, "billing", billing, tripwire.Settings{Threshold: 3, OpenTimeout: 10 * time.Second})
 	for range 3 {
 		_, _ = reg.Call(ctx, "billing", &Invoice{Cents: -1}) // fails
 	}
@@ -84,22 +83,22 @@ func ExampleSettings_policies() {
 	defer reg.Shutdown(ctx)
 	billing := tripwire.Func(charge) // func(context.Context, any) (any, error)
 
-	_ = reg.Register(context.Background(), "search", search, tripwire.Settings{
+	_ = reg.Register(ctx, "search", search, tripwire.Settings{
 		Window: state.Window{Size: 20, MinCalls: 10, FailureRate: 0.5},
 	})
-	_ = reg.Unregister(context.Background(), "search")
-	_ = reg.Register(context.Background(), "search", search, tripwire.Settings{
+	_ = reg.Unregister(ctx, "search")
+	_ = reg.Register(ctx, "search", search, tripwire.Settings{
 		Window: state.Window{Period: time.Minute, Buckets: 6, MinCalls: 20, FailureRate: 0.25},
 	})
-	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{Threshold: 5, SlowCall: 800 * time.Millisecond})
-	_ = reg.Unregister(context.Background(), "billing")
-	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{
+	_ = reg.Register(ctx, "billing", billing, tripwire.Settings{Threshold: 5, SlowCall: 800 * time.Millisecond})
+	_ = reg.Unregister(ctx, "billing")
+	_ = reg.Register(ctx, "billing", billing, tripwire.Settings{
 		OpenTimeout: time.Second,
 		Backoff:     state.Backoff{Multiplier: 2, Max: 10 * time.Second, Jitter: 0.1},
 	})
-	_ = reg.Unregister(context.Background(), "billing")
-	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{OpenTimeout: 5 * time.Second, HalfOpenProbes: 3})
-	_ = reg.Register(context.Background(), "tenant/7", client, tripwire.Settings{IdleTimeout: 10 * time.Minute})
+	_ = reg.Unregister(ctx, "billing")
+	_ = reg.Register(ctx, "billing", billing, tripwire.Settings{OpenTimeout: 5 * time.Second, HalfOpenProbes: 3})
+	_ = reg.Register(ctx, "tenant/7", client, tripwire.Settings{IdleTimeout: 10 * time.Minute})
 	fmt.Println(reg.Keys())
 	// Output: [billing search tenant/7]
 }
@@ -110,7 +109,7 @@ func ExampleSettings_classify() {
 	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 
-	_ = reg.Register(context.Background(), "users", users, tripwire.Settings{
+	_ = reg.Register(ctx, "users", users, tripwire.Settings{
 		Threshold: 5,
 		Classify: func(v any, err error) state.Verdict {
 			switch {
@@ -135,7 +134,7 @@ func ExampleSettings_maxInFlight() {
 	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 
-	_ = reg.Register(context.Background(), "ledger", ledger, tripwire.Settings{MaxInFlight: 64})
+	_ = reg.Register(ctx, "ledger", ledger, tripwire.Settings{MaxInFlight: 64})
 
 	_, err := reg.Call(ctx, "ledger", entry)
 	if errors.Is(err, tripwire.ErrOverloaded) {
@@ -151,14 +150,14 @@ func ExampleRegistry_ForceOpen() {
 	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 	billing := tripwire.Func(charge) // func(context.Context, any) (any, error)
-	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{})
+	_ = reg.Register(ctx, "billing", billing, tripwire.Settings{})
 
-	_ = reg.ForceOpen(context.Background(), "billing") // open until ForceClose or Reset: no timer, no probe
+	_ = reg.ForceOpen(ctx, "billing") // open until ForceClose or Reset: no timer, no probe
 	_, err := reg.Call(ctx, "billing", invoice)
 	fmt.Println(err)
-	_ = reg.ForceClose(context.Background(), "billing") // closed until Reset: forwards every call, counts failures, never opens
-	_ = reg.Reset(context.Background(), "billing")      // closed, counts cleared, forced mode ended
-	_ = reg.Update(context.Background(), "billing", tripwire.Settings{Threshold: 10, CallTimeout: 2 * time.Second})
+	_ = reg.ForceClose(ctx, "billing") // closed until Reset: forwards every call, counts failures, never opens
+	_ = reg.Reset(ctx, "billing")      // closed, counts cleared, forced mode ended
+	_ = reg.Update(ctx, "billing", tripwire.Settings{Threshold: 10, CallTimeout: 2 * time.Second})
 	v, err := reg.Call(ctx, "billing", invoice)
 	fmt.Println(v, err)
 	// Output:
@@ -169,10 +168,7 @@ func ExampleRegistry_ForceOpen() {
 // A factory creates the breaker of a key on its first call.
 func ExampleWithFactory() {
 	ctx := context.Background()
-	system := system.New(nil)
-	defer system.Shutdown()
-
-	reg, _ := tripwire.Start(tripwire.WithActorSystem(system), tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
+	reg, _ := tripwire.Start(tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
 		tenant, ok := strings.CutPrefix(key, "tenant/")
 		if !ok {
 			return nil, tripwire.Settings{}, fmt.Errorf("no dependency %q", key)
@@ -190,12 +186,12 @@ func ExampleWithFactory() {
 }
 
 // An OpenError says when the circuit is due to half-open.
-func ExampleOpenError() {
+func ExampleRegistry_Call_openError() {
 	ctx := context.Background()
 	reg, _ := tripwire.Start()
 	defer reg.Shutdown(ctx)
 	billing := tripwire.Func(charge) // func(context.Context, any) (any, error)
-	_ = reg.Register(context.Background(), "billing", billing, tripwire.Settings{Threshold: 1, OpenTimeout: 10 * time.Second})
+	_ = reg.Register(ctx, "billing", billing, tripwire.Settings{Threshold: 1, OpenTimeout: 10 * time.Second})
 	_, _ = reg.Call(ctx, "billing", &Invoice{Cents: -1})
 
 	_, err := reg.Call(ctx, "billing", invoice)
@@ -216,14 +212,15 @@ var weatherProps = actor.PropsFromFunc(func(c actor.Context) {
 
 // The breaker watches an actor target: spawn the target first.
 func ExampleActorTarget_watched() {
-	system := system.New(nil)
+	ctx := context.Background()
+	system := actor.NewActorSystem()
 	defer system.Shutdown()
 	reg, _ := tripwire.Start(tripwire.WithActorSystem(system))
-	defer reg.Shutdown(context.Background())
+	defer reg.Shutdown(ctx)
 
-	_, _ = system.Root.SpawnNamed(weatherProps, "weather")                                                                      // spawn the target first,
-	_ = reg.Register(context.Background(), "weather", tripwire.ActorTarget(system.NewLocalPID("weather")), tripwire.Settings{}) // then register
-	v, err := reg.Call(context.Background(), "weather", "Oslo")
+	_, _ = system.Root.SpawnNamed(weatherProps, "weather")                                                     // spawn the target first,
+	_ = reg.Register(ctx, "weather", tripwire.ActorTarget(system.NewLocalPID("weather")), tripwire.Settings{}) // then register
+	v, err := reg.Call(ctx, "weather", "Oslo")
 	fmt.Println(v, err)
 	// Output: sunny in Oslo <nil>
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 // refresh tells the weather actor of ExampleRegistry_Request to ask for a city.
@@ -34,15 +33,16 @@ func (a *weather) Receive(ctx actor.Context) {
 // From inside an actor, Request returns at once; the actor later receives
 // exactly one *tripwire.Reply per request, as a message.
 func ExampleRegistry_Request() {
-	system := system.New(nil)
+	ctx := context.Background()
+	system := actor.NewActorSystem()
 	defer system.Shutdown()
 	reg, err := tripwire.Start(tripwire.WithActorSystem(system))
 	if err != nil {
 		panic(err)
 	}
-	defer reg.Shutdown(context.Background())
-	forecast := func(_ context.Context, city any) (any, error) { return "sunny in " + city.(string), nil }
-	if err := reg.Register(context.Background(), "weather", tripwire.Func(forecast), tripwire.Settings{}); err != nil {
+	defer reg.Shutdown(ctx)
+	forecast := func(_ context.Context, city string) (string, error) { return "sunny in " + city, nil }
+	if err := reg.Register(ctx, "weather", tripwire.Func(forecast), tripwire.Settings{}); err != nil {
 		panic(err)
 	}
 

@@ -59,6 +59,7 @@ func ExampleRegistry_Call() {
 // with ctx.Respond. A PID made from the actor's name keeps working after the
 // actor restarts or is respawned under that name.
 func ExampleActorTarget() {
+	ctx := context.Background()
 	system := actor.NewActorSystem()
 	defer system.Shutdown()
 	_, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(c actor.Context) {
@@ -74,13 +75,13 @@ func ExampleActorTarget() {
 	if err != nil {
 		panic(err)
 	}
-	defer reg.Shutdown(context.Background())
+	defer reg.Shutdown(ctx)
 	target := tripwire.ActorTarget(system.NewLocalPID("echo"))
-	if err := reg.Register(context.Background(), "echo", target, tripwire.Settings{CallTimeout: time.Second}); err != nil {
+	if err := reg.Register(ctx, "echo", target, tripwire.Settings{CallTimeout: time.Second}); err != nil {
 		panic(err)
 	}
 
-	v, err := reg.Call(context.Background(), "echo", "hello")
+	v, err := reg.Call(ctx, "echo", "hello")
 	fmt.Println(v, err)
 	// Output: echo: hello <nil>
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/grain"
-	"github.com/tripwire-go/tripwire/internal/system"
 )
 
 // cartProps is the grain kind of the examples: it answers with its message.
@@ -32,7 +31,7 @@ func ExampleTarget() {
 	ctx, logger := context.Background(), zap.NewNop()
 	provider := test.NewTestProvider(test.NewInMemAgent())
 
-	sys := system.New(logger)
+	sys := actor.NewActorSystem() // ExampleWithActorSystem of the root package sends its logs to zap
 	cfg := cluster.Configure("shop",
 		provider,       // etcdprovider.New(...), consul, k8s, zk, automanaged... (tests: test.NewTestProvider(test.NewInMemAgent()))
 		disthash.New(), // identity lookup
@@ -49,8 +48,8 @@ func ExampleTarget() {
 	if err != nil {
 		panic(err)
 	}
-	_ = reg.Register(context.Background(), "cart/alice", target, tripwire.Settings{Threshold: 3, OpenTimeout: time.Second})
-	cart, err := tripwire.Key[any, *wrapperspb.StringValue](reg, "cart/alice").Call(ctx, wrapperspb.String("get"))
+	_ = reg.Register(ctx, "cart/alice", target, tripwire.Settings{Threshold: 3, OpenTimeout: time.Second})
+	cart, err := tripwire.Key[*wrapperspb.StringValue, *wrapperspb.StringValue](reg, "cart/alice").Call(ctx, wrapperspb.String("get"))
 	fmt.Println(cart, err)
 }
 
@@ -58,7 +57,7 @@ func ExampleTarget() {
 // (Compiled, not run.)
 func ExampleTarget_factory() {
 	var c *cluster.Cluster // the member's cluster, as in ExampleTarget
-	sys := system.New(nil)
+	sys := actor.NewActorSystem()
 
 	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {
 		t, err := grain.Target(c, "cart", strings.TrimPrefix(key, "cart/"))
@@ -72,10 +71,11 @@ func ExampleTarget_factory() {
 // (Compiled, not run.)
 func ExampleFailover() {
 	var c *cluster.Cluster // the member's cluster, as in ExampleTarget
-	sys := system.New(nil)
+	sys := actor.NewActorSystem()
 
+	ctx := context.Background()
 	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys))
-	defer reg.Shutdown(context.Background())
+	defer reg.Shutdown(ctx)
 	failover, err := grain.NewFailover(reg, c)
 	if err != nil {
 		panic(err)
@@ -86,14 +86,14 @@ func ExampleFailover() {
 	if err != nil {
 		panic(err)
 	}
-	_ = reg.Register(context.Background(), "cart/alice", target, tripwire.Settings{Threshold: 3})
+	_ = reg.Register(ctx, "cart/alice", target, tripwire.Settings{Threshold: 3})
 }
 
 // Failover targets made on demand.
 // (Compiled, not run.)
 func ExampleFailover_factory() {
 	var c *cluster.Cluster // the member's cluster, as in ExampleTarget
-	sys := system.New(nil)
+	sys := actor.NewActorSystem()
 
 	var failover *grain.Failover // set before the first call
 	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithFactory(func(ctx context.Context, key string) (tripwire.Target, tripwire.Settings, error) {

@@ -12,7 +12,6 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/system"
 	"github.com/tripwire-go/tripwire/remotekeepalive"
 )
 
@@ -38,14 +37,15 @@ func ExampleOptions() {
 func Example_breakerInFrontOfARemoteActor() {
 	ctx, logger := context.Background(), zap.NewNop()
 
-	sys := system.New(logger)
+	sys := actor.NewActorSystem()
 	keepalive, _ := remotekeepalive.Options(remotekeepalive.Config{})               // ping after 10 s of silence
 	remote.NewRemote(sys, remote.Configure("10.0.0.5", 7070, keepalive...)).Start() // this node: replies come back here
 	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys), tripwire.WithLogger(logger))
 
 	pid := actor.NewPID("10.0.0.7:7070", "weather") // a name: found again after the node restarts
-	_ = reg.Register(context.Background(), "weather", tripwire.ActorTarget(pid), tripwire.Settings{})
+	_ = reg.Register(ctx, "weather", tripwire.ActorTarget(pid), tripwire.Settings{})
 
-	v, err := tripwire.Key[any, *wrapperspb.StringValue](reg, "weather").Call(ctx, wrapperspb.String("paris"))
+	weather := tripwire.Key[*wrapperspb.StringValue, *wrapperspb.StringValue](reg, "weather")
+	v, err := weather.Call(ctx, wrapperspb.String("paris"))
 	fmt.Println(v, err)
 }

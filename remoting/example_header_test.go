@@ -7,7 +7,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/system"
 	"github.com/tripwire-go/tripwire/remoting"
 )
 
@@ -16,7 +15,7 @@ import (
 // allocates less. The breaker still answers ErrTimeout at the deadline,
 // and an actor on this machine still reads it, from the call's sender.
 func ExampleWithoutDeadlineHeader() {
-	system := system.New(nil)
+	system := actor.NewActorSystem()
 	defer system.Shutdown()
 	reg, _ := tripwire.Start(tripwire.WithActorSystem(system))
 	defer reg.Shutdown(context.Background())
@@ -38,7 +37,7 @@ func ExampleWithoutDeadlineHeader() {
 // An actor whose own code reads the DeadlineHeader, or that forwards its
 // calls to another machine, takes the header on local calls too.
 func ExampleWithDeadlineHeader() {
-	system := system.New(nil)
+	system := actor.NewActorSystem()
 	defer system.Shutdown()
 	reg, _ := tripwire.Start(tripwire.WithActorSystem(system))
 	defer reg.Shutdown(context.Background())

@@ -9,7 +9,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/system"
 	"github.com/tripwire-go/tripwire/remoting"
 )
 
@@ -32,7 +31,7 @@ func (l *books) Receive(c actor.Context) {
 // mailbox, instead of running it late for a caller that already has
 // ErrTimeout.
 func ExampleShedExpired() {
-	sys := system.New(nil)
+	sys := actor.NewActorSystem()
 	defer sys.Shutdown()
 	reg, _ := tripwire.Start(tripwire.WithActorSystem(sys))
 	defer reg.Shutdown(context.Background())
@@ -73,7 +72,7 @@ func ExampleShedExpired() {
 // A caller outside Tripwire puts its own deadline in the header, and waits
 // no longer than that.
 func ExampleDeadlineEnvelope() {
-	sys := system.New(nil)
+	sys := actor.NewActorSystem()
 	defer sys.Shutdown()
 	shed, _ := remoting.ShedExpired(remoting.ShedConfig{})
 	echo := func(c actor.Context) {

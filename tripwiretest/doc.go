@@ -1,5 +1,9 @@
-// Package chaos injects faults into Tripwire targets, for your own
-// resilience tests.
+// Package tripwiretest injects faults into Tripwire's breakers and targets,
+// for your own resilience tests.
+//
+// Crash makes a key's breaker panic and returns once a fresh breaker serves
+// the key, closed with zero failures: the way to check that callers keep
+// getting their answers while a breaker restarts under them.
 //
 // A Script decides the fate of every call made to the targets built from it:
 // succeed, fail (FailNext, FailRate), wait (Latency), hang until released
@@ -16,9 +20,9 @@
 // call's fate where they make it use Ops; tests that change a dependency's
 // health over time use the script's setters. Both work on one target.
 //
-// CrashEvery crashes random breakers of a registry at a steady rate until it
-// is stopped, to check that callers keep getting exactly one answer while
-// breakers restart under them.
+// CrashEvery crashes random breakers of a registry (with Crash) at a steady
+// rate until it is stopped, to check that callers keep getting exactly one
+// answer while breakers restart under them.
 //
 // Faults are decided in arrival order and the random ones come from a seeded
 // generator (Seed), so a test that makes its calls in a fixed order sees the

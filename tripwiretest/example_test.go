@@ -16,7 +16,7 @@ func Example() {
 	defer reg.Shutdown(ctx)
 
 	billing := tripwiretest.New(tripwiretest.Seed(1)) // seeded: FailRate and HangRate repeat
-	_ = reg.Register(context.Background(), "billing", billing.Func(nil), tripwire.Settings{Threshold: 2})
+	_ = reg.Register(ctx, "billing", billing.Func(nil), tripwire.Settings{Threshold: 2})
 
 	_ = billing.FailNext(2)
 	for i := 1; i <= 3; i++ {
@@ -24,13 +24,13 @@ func Example() {
 		fmt.Println(i, err)
 	}
 
-	_ = tripwiretest.Crash(context.Background(), reg, "billing") // returns once a fresh breaker serves the key
+	_ = tripwiretest.Crash(ctx, reg, "billing") // returns once a fresh breaker serves the key
 	v, err := reg.Call(ctx, "billing", 4)
 	fmt.Println(v, err)
 	fmt.Printf("%+v\n", billing.Counts())
 	// Output:
-	// 1 chaos: injected fault (call 1)
-	// 2 chaos: injected fault (call 2)
+	// 1 tripwiretest: injected fault (call 1)
+	// 2 tripwiretest: injected fault (call 2)
 	// 3 tripwire: circuit open: billing, retry after 30s
 	// 4 <nil>
 	// {Calls:3 Failures:2 Panics:0 Hangs:0 Downs:0}
@@ -44,7 +44,7 @@ func ExampleOp() {
 	defer reg.Shutdown(ctx)
 
 	db := tripwiretest.New()
-	_ = reg.Register(context.Background(), "db", db.Func(nil), tripwire.Settings{Threshold: 5})
+	_ = reg.Register(ctx, "db", db.Func(nil), tripwire.Settings{Threshold: 5})
 
 	for _, op := range []tripwiretest.Op{
 		{Label: "read"},
@@ -59,9 +59,9 @@ func ExampleOp() {
 	fmt.Printf("%+v, peak %d\n", db.Counts(), db.Peak())
 	// Output:
 	// done:read <nil>
-	// <nil> write: chaos: injected fault (call 2)
+	// <nil> write: tripwiretest: injected fault (call 2)
 	// 42 <nil>
-	// <nil> tripwire: target panicked: chaos: injected panic (call 4)
-	// <nil> chaos: invalid argument: Op: Fail takes no Err or Value
+	// <nil> tripwire: target panicked: tripwiretest: injected panic (call 4)
+	// <nil> tripwiretest: invalid argument: Op: Fail takes no Err or Value
 	// {Calls:5 Failures:1 Panics:1 Hangs:0 Downs:0}, peak 1
 }

@@ -47,7 +47,7 @@ func TestOpFailsOrAnswersWhatItCarries(t *testing.T) {
 		t.Fatalf("Fail: %v", err)
 	}
 	// and one without a label fails as FailNext does
-	if _, err := fn(ctx, tripwiretest.Op{Fail: true}); err == nil || err.Error() != "chaos: injected fault (call 2)" {
+	if _, err := fn(ctx, tripwiretest.Op{Fail: true}); err == nil || err.Error() != "tripwiretest: injected fault (call 2)" {
 		t.Fatalf("Fail without a label: %v", err)
 	}
 	// When an Op carries a value or an error, Then that is the answer

@@ -17,7 +17,7 @@ func (s *Script) Func(inner Func) tripwire.Target {
 
 // Wrap returns inner (nil: answer with the message itself) following the
 // script, as a plain function: wrap it further, or give it to
-// tripwire.FuncTarget. A call whose message is an Op carries it out instead
+// tripwire.Func. A call whose message is an Op carries it out instead
 // of calling inner.
 func (s *Script) Wrap(inner Func) Func {
 	if inner == nil {

@@ -110,9 +110,9 @@ func (s *Script) fail(o Op, n int64, how string) error {
 func (s *Script) panicOp(o Op, n int64) {
 	s.panics.Add(1)
 	if o.Label == "" {
-		panic(fmt.Sprintf("chaos: injected panic (call %d)", n))
+		panic(fmt.Sprintf("tripwiretest: injected panic (call %d)", n))
 	}
-	panic(fmt.Sprintf("chaos: injected panic: %s (call %d)", o.Label, n))
+	panic(fmt.Sprintf("tripwiretest: injected panic: %s (call %d)", o.Label, n))
 }
 
 // result is o's answer in call n once it has waited.

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Func is the shape of a function target: tripwire.FuncTarget takes one.
+// Func is the shape of an untyped function target: tripwire.Func takes one.
 type Func = func(ctx context.Context, msg any) (any, error)
 
 // Script decides the fate of each call to the targets built from it. The
@@ -281,7 +281,7 @@ func (s *Script) outcome(f fate) error {
 		return fmt.Errorf("%w (call %d)", ErrInjected, f.n)
 	case panicking:
 		s.panics.Add(1)
-		panic(fmt.Sprintf("chaos: injected panic (call %d)", f.n))
+		panic(fmt.Sprintf("tripwiretest: injected panic (call %d)", f.n))
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func (d *dependency) chance(p float64) bool {
 	return d.rng.Float64() < p
 }
 
-// call is the FuncTarget.
+// call is the function target (tripwire.Func).
 func (d *dependency) call(ctx context.Context, msg any) (any, error) {
 	n := d.calls.Add(1)
 	latency := d.latency

@@ -17,10 +17,10 @@ type Config struct {
 	Duration   time.Duration // how long callers call (> 0)
 	Think      time.Duration // a caller's mean pause between calls (≥ 0)
 
-	FailRate     float64       // share of the calls that do not hang each target fails with chaos.ErrInjected (0..1; see Plan)
+	FailRate     float64       // share of the calls that do not hang each target fails with tripwiretest.ErrInjected (0..1; see Plan)
 	HangRate     float64       // share of calls that hang, ignoring their context, until released, then succeed (0..1)
 	ReleaseEvery time.Duration // hung calls are released this often (> 0)
-	CrashEvery   time.Duration // period of breaker crashes (chaos.CrashEvery) (≥ 0; 0: none)
+	CrashEvery   time.Duration // period of breaker crashes (tripwiretest.CrashEvery) (≥ 0; 0: none)
 	PanicEvery   time.Duration // a random key's target panics once this often (≥ 0; 0: never)
 	BurstEvery   time.Duration // a random key fails BurstLen calls in a row this often (≥ 0; 0: never)
 	KillTargets  bool          // the first function target and the first actor target, of those there are, die for the middle third of the run

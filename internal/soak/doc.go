@@ -1,6 +1,6 @@
 // Package soak runs Tripwire under real-time load and chaos and says whether
 // it kept its promises: many callers on many keys against fault-injecting
-// targets (test/chaos) while breakers are crashed at random, then a Report of
+// targets (tripwiretest) while breakers are crashed at random, then a Report of
 // what happened and, from it, the invariants that were violated: every call
 // answered exactly once and in time, tallies that add up, workers that follow
 // the load, every crash restarted, and no goroutine left after Shutdown.

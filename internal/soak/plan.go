@@ -9,8 +9,8 @@ import "fmt"
 // key that is every ActorEvery-th. Run does what Plan says.
 type Plan struct {
 	// HangShare is the share of calls that hang until released: HangRate.
-	// FailShare is the share that fail with chaos.ErrInjected at random. A
-	// chaos.Script decides a hang first, and a hung call, once released,
+	// FailShare is the share that fail with tripwiretest.ErrInjected at random. A
+	// tripwiretest.Script decides a hang first, and a hung call, once released,
 	// succeeds; only the calls that do not hang can fail, so FailShare is
 	// FailRate × (1 − HangRate): 21% of calls for 0.7 and 0.7. Both are
 	// shares of the calls the run's other faults leave alone: a dead
