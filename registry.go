@@ -11,9 +11,9 @@ import (
 	tactor "github.com/tripwire-go/tripwire/internal/actor"
 	"github.com/tripwire-go/tripwire/internal/observe"
 	"github.com/tripwire-go/tripwire/internal/registry"
-	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/internal/supervisor"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Registry is a set of breakers addressed by key. It is safe for concurrent

@@ -8,8 +8,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/tripwire-go/tripwire/internal/sendhook"
 	"github.com/tripwire-go/tripwire/internal/registry"
+	"github.com/tripwire-go/tripwire/internal/sendhook"
 )
 
 // Request is Call for an actor: it returns at once, and the actor behind

@@ -6,8 +6,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Settings are the rules of one key's breaker. The zero value is valid and

@@ -8,8 +8,8 @@ import (
 
 	tactor "github.com/tripwire-go/tripwire/internal/actor"
 	"github.com/tripwire-go/tripwire/internal/observe"
-	"github.com/tripwire-go/tripwire/internal/system"
 	"github.com/tripwire-go/tripwire/internal/supervisor"
+	"github.com/tripwire-go/tripwire/internal/system"
 	"github.com/tripwire-go/tripwire/internal/task"
 )
 

@@ -7,8 +7,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // The calls a key's callers admit themselves while its circuit is closed

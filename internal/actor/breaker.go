@@ -9,8 +9,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // breaker is one incarnation of a key's breaker actor.

@@ -14,8 +14,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 var errBoom = errors.New("boom")

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/sendhook"
-	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Call is one caller's request, posted by the caller to its key's Mailbox. It

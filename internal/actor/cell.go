@@ -5,8 +5,8 @@ import (
 	"sync/atomic"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Cell is the part of a key's breaker that outlives its incarnations: the

@@ -8,8 +8,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"go.uber.org/zap"
 
-	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // Callee is what a breaker forwards to: exactly one of Func or PID is set.

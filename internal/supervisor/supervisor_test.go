@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/internal/supervisor"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 func TestACrashedBreakerRestartsClosedUnderItsPID(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // release tells the target to answer the request it holds.

@@ -8,8 +8,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // deadlineEcho answers each request with the deadlines found in its

@@ -5,8 +5,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // TestMain fails the package if a worker or an actor goroutine outlives the tests.

@@ -13,8 +13,8 @@ import (
 
 	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/internal/retain"
-	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // Regression: a worker that parked as the pool closed could arm the

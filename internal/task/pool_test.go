@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/internal/task"
 	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/state"
-	"github.com/tripwire-go/tripwire/internal/task"
 )
 
 var errTarget = errors.New("target failed")

@@ -9,8 +9,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // boundedTarget spawns an actor with a Bounded(2) mailbox that takes each

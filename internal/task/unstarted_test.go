@@ -10,8 +10,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tripwire-go/tripwire/internal/testkit"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // releases counts its Release calls: a token that must know when the data
