@@ -253,7 +253,7 @@ func (m *Mailbox) Discard(why error) {
 // refusable is a request of the registry that a breaker answers, and that
 // a discarded mailbox answers instead with the reason.
 type refusable interface {
-	Refuse(why error)
+	refuse(why error)
 }
 
 // refuse answers what is posted to a discarded mailbox: a call with why;
@@ -269,7 +269,7 @@ func refuse(msg any, why error) {
 			c.Settle(Result{Value: m.Value, Err: m.Err, Target: true})
 		}
 	case refusable:
-		m.Refuse(why)
+		m.refuse(why)
 	}
 }
 
