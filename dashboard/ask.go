@@ -17,12 +17,13 @@ type answer struct {
 
 // ask asks the breakers of keys, one after the other (about 5 µs each),
 // without holding the board's lock, then takes their answers in and
-// returns the rows by key. A key the registry no longer has is forgotten.
+// returns the rows by key. A key the registry no longer has is forgotten
+// (one unregistered while asked too: see settle).
 func (b *board) ask(keys []string) map[string]Row {
 	answers := make([]answer, 0, len(keys))
 	for _, k := range keys {
 		at := time.Now().UnixNano()
-		s, err := b.reg.Snapshot(k)
+		s, err := snapshot(b.reg, k)
 		answers = append(answers, answer{key: k, snap: s, err: err, asked: at})
 		if errors.Is(err, tripwire.ErrShutdown) {
 			break

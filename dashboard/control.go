@@ -46,7 +46,7 @@ func (h *Handler) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := do(key); err != nil {
-		fail(w, err)
+		fail(w, settle(h.reg, key, err))
 		return
 	}
 	row, err := h.detail(key)

@@ -92,12 +92,23 @@ func serve(t *testing.T, names []string, opts ...Option) *fixture {
 // serveWith is serve with the keys' settings.
 func serveWith(t *testing.T, names []string, s tripwire.Settings, opts ...Option) *fixture {
 	t.Helper()
+	return serveThrough(t, nil, names, s, opts...)
+}
+
+// serveThrough is serveWith with the dashboard on wrap(reg) rather than on
+// the registry itself (nil: on it).
+func serveThrough(t *testing.T, wrap func(*tripwire.Registry) registry, names []string, s tripwire.Settings, opts ...Option) *fixture {
+	t.Helper()
 	reg := testkit.Start(t, testkit.NewSystem(t))
 	f := &fixture{reg: reg, dep: newDependency()}
 	for _, k := range names {
 		testkit.Register(t, reg, k, f.dep.target(k), s)
 	}
-	h, err := New(reg, opts...)
+	var src registry = reg
+	if wrap != nil {
+		src = wrap(reg)
+	}
+	h, err := newHandler(src, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

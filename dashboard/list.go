@@ -57,7 +57,7 @@ func (h *Handler) one(w http.ResponseWriter, r *http.Request) {
 // detail asks key's breaker and returns its row with the snapshot.
 func (h *Handler) detail(key string) (Row, error) {
 	asked := time.Now().UnixNano()
-	s, err := h.reg.Snapshot(key)
+	s, err := snapshot(h.reg, key)
 	if err != nil {
 		return Row{}, err
 	}

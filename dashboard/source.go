@@ -10,6 +10,7 @@ import (
 // count its asks through it.
 type registry interface {
 	Snapshot(key string) (tripwire.Snapshot, error)
+	State(key string) (tripwire.State, error)
 	Snapshots(ctx context.Context, f tripwire.Filter, fn func(tripwire.Snapshot) bool) error
 	Subscribe(fn func(tripwire.Transition)) (unsubscribe func())
 	ForceOpen(key string) error
