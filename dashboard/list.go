@@ -17,7 +17,7 @@ type List struct {
 
 // list answers GET api/breakers?prefix=&state=&limit=.
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
-	f, err := filterOf(r.URL.Query())
+	f, err := filterOfRequest(r)
 	if err != nil {
 		fail(w, err)
 		return
@@ -72,7 +72,11 @@ func (h *Handler) detail(key string) (Row, error) {
 // limit (default: all it keeps) of the recent transitions of the keys with
 // prefix to one of the states, oldest first.
 func (h *Handler) transitions(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+	q, err := queryOf(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
 	f, err := filterOf(q)
 	if err != nil {
 		fail(w, err)

@@ -35,6 +35,13 @@ func TestBadRequestsGetJSONErrors(t *testing.T) {
 		{"GET", "/api/breakers/k01/crash/again", 404, "", "not found"},
 		{"GET", "/api/events?limit=5000", 400, "", "bad query"},
 		{"GET", "/api/transitions?state=x", 400, "", "bad query"},
+		// a query it cannot read: the filter is not dropped for the defaults
+		{"GET", "/api/breakers?limit=%zz", 400, "", "bad query"},
+		{"GET", "/api/breakers?prefix=svc%", 400, "", "bad query"},
+		{"GET", "/api/transitions?limit=%zz", 400, "", "bad query"},
+		{"GET", "/api/transitions?prefix=svc%&state=open", 400, "", "bad query"},
+		{"GET", "/api/breakers?prefix=a;state=open", 400, "", "bad query"},
+		{"GET", "/api/events?prefix=svc%", 400, "", "bad query"}, // last: without the check it hangs
 	} {
 		// When the request is sent
 		status, hdr, body := f.do(t, tc.method, tc.path)
