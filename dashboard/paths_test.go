@@ -79,8 +79,9 @@ func TestAfterShutdownTheAPIAnswers503(t *testing.T) {
 	}
 	for _, tc := range []struct{ method, path string }{
 		{"GET", "/api/breakers/k01"}, {"POST", "/api/breakers/k01/reset"}, {"GET", "/api/breakers"}, {"GET", "/api/events"},
+		{"GET", "/api/transitions"},
 	} {
-		// When a breaker is read or reset, the list read or a stream asked for
+		// When a breaker is read or reset, the list or the transitions read or a stream asked for
 		status, _, body := f.do(t, tc.method, tc.path)
 		// Then the answer is 503, shut down
 		if status != http.StatusServiceUnavailable || !strings.Contains(errorOf(t, body), "shut down") {
