@@ -12,8 +12,9 @@ export function make(key) {
   const f = {
     badge: el.querySelector(".badge"), forced: el.querySelector(".force-badge"),
     note: el.querySelector(".note"), since: el.querySelector(".since"),
-    ok: el.querySelector(".mix .ok"), bad: el.querySelector(".mix .bad"), rej: el.querySelector(".mix .rej"),
+    mixOk: el.querySelector(".mix .ok"), mixBad: el.querySelector(".mix .bad"), mixRej: el.querySelector(".mix .rej"),
   };
+  // the figures, by their data-f (names apart from the bar's above)
   el.querySelectorAll("[data-f]").forEach((d) => { f[d.dataset.f] = d; });
   // each field's text node, written in place: cheaper than textContent
   for (const name of Object.keys(f)) {
@@ -61,9 +62,9 @@ function mix(t, c) {
   const key = all ? w(c.successes) + w(c.failures) + w(rej) : "";
   if (t.text.mix === key) return;
   t.text.mix = key;
-  t.f.ok.el.style.width = w(c.successes || 0);
-  t.f.bad.el.style.width = w(c.failures || 0);
-  t.f.rej.el.style.width = w(rej);
+  t.f.mixOk.el.style.width = w(c.successes || 0);
+  t.f.mixBad.el.style.width = w(c.failures || 0);
+  t.f.mixRej.el.style.width = w(rej);
 }
 
 // note writes the texts that count with time: the countdown while open,
