@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tripwire-go/tripwire"
 )
@@ -60,6 +61,7 @@ func newHandler(reg registry, opts ...Option) (*Handler, error) {
 		h.board.note(tr)
 		h.journal.add(tr)
 	})
+	h.board.from = time.Now() // it has seen every transition since (no look yet)
 	h.routes()
 	go func() {
 		defer close(h.exited)

@@ -27,9 +27,16 @@ type Row struct {
 	OpenedAt  time.Time `json:"opened_at,omitzero"`
 	RetryAt   time.Time `json:"retry_at,omitzero"`
 	RetryInMs float64   `json:"retry_in_ms,omitempty"`
-	Failures  int       `json:"failures"` // consecutive
-	InFlight  int       `json:"in_flight"`
-	Restarts  int       `json:"restarts"`
+	// DownSince is when the circuit last left closed (zero while closed):
+	// the outage it is in began then, however often it re-opened since.
+	// With DownAtLeast the dashboard did not see it begin: it began then
+	// or earlier.
+	DownSince   time.Time `json:"down_since,omitzero"`
+	DownAtLeast bool      `json:"down_at_least,omitempty"`
+
+	Failures int `json:"failures"` // consecutive
+	InFlight int `json:"in_flight"`
+	Restarts int `json:"restarts"`
 	// Asleep: the key was passivated (IdleTimeout) at the last census; it
 	// is not asked, which would wake it.
 	Asleep bool `json:"asleep,omitempty"`

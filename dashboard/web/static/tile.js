@@ -22,7 +22,7 @@ export function make(key) {
     f[name] = { el: f[name], text: f[name].firstChild };
   }
   buttons(el.querySelector(".actions"), key);
-  return { el, f, text: {}, row: null, since: 0, retry: 0 };
+  return { el, f, text: {}, row: null, since: 0, retry: 0, down: 0 };
 }
 
 function set(t, name, text) {
@@ -68,7 +68,9 @@ function mix(t, c) {
 }
 
 // note writes the texts that count with time: the countdown while open,
-// the reason, the time in state.
+// the reason, the time in state — or, while not closed, how long the
+// outage has lasted (from when the circuit left closed, not from its last
+// re-open; "≥" if the server did not see it begin).
 export function note(t) {
   const r = t.row, now = serverNow();
   let text;
@@ -80,6 +82,8 @@ export function note(t) {
   else if (r.severity === "failing") text = "failing" + (r.reason ? " · " + reason(r.reason) : "");
   else text = reason(r.reason) || "healthy";
   set(t, "note", text);
-  set(t, "since", t.since ? "for " + span(now - t.since) : "");
+  let since = t.since ? "for " + span(now - t.since) : "";
+  if (r.state !== "closed" && t.down) since = "down for " + (r.down_at_least ? "≥ " : "") + span(now - t.down);
+  set(t, "since", since);
 }
 
