@@ -10,13 +10,15 @@ import (
 	"github.com/tripwire-go/tripwire"
 )
 
-func TestBrowserDrawsTheRejectedPartOfAnOpenTilesBar(t *testing.T) {
-	// Given a key forced open whose callers are all rejected, and a page showing it
+func TestBrowserShowsAnOpenTilesRejectionsAndNoErrorPercent(t *testing.T) {
+	// Given a key forced open whose callers are all rejected, another called
+	// without a failure, and a page showing them
 	f := serve(t, keys("dep-", 2))
 	if err := f.reg.ForceOpen("dep-01"); err != nil {
 		t.Fatal(err)
 	}
 	f.call(t, "dep-01", 20)
+	f.call(t, "dep-02", 20)
 	tab := browser(t, 1280, 900)
 	const tile = `.tile[data-key="dep-01"]`
 	steps(t, tab, "load the page",
@@ -34,6 +36,9 @@ func TestBrowserDrawsTheRejectedPartOfAnOpenTilesBar(t *testing.T) {
 			t.Fatalf("the bar's %s part is %q wide", part, w)
 		}
 	}
+	// and, no call having had a verdict, it shows no error percent, where the other key shows 0 %
+	errors := `[...document.querySelectorAll('.tile [data-f="err"]')].map((e) => e.textContent).join()`
+	until(t, tab, errors+` === "–,0%"`)
 }
 
 func TestBrowserShowsHowLongAnOutageHasLastedNotSinceTheLastReopen(t *testing.T) {

@@ -40,7 +40,8 @@ export function paint(t) {
   set(t, "forced", forced);
   if (t.f.forced.el.hidden !== !forced) t.f.forced.el.hidden = !forced;
   set(t, "rate", rate(r.calls_per_second));
-  set(t, "err", percent(r.error_percent));
+  // no call with a verdict (an open circuit that only rejects): no error percent, not 0 %
+  set(t, "err", r.verdicts ? percent(r.error_percent) : "–");
   set(t, "rej", rate(r.rejected_per_second));
   set(t, "inflight", count(r.in_flight));
   set(t, "p50", millis(l.p50_ms));
