@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -87,6 +88,16 @@ func keys(prefix string, n int) []string {
 func serve(t *testing.T, names []string, opts ...Option) *fixture {
 	t.Helper()
 	return serveWith(t, names, quiet, opts...)
+}
+
+// serveCrashing is serve with the crash action offered: WithCrash with
+// the fixture's registry's Crash.
+func serveCrashing(t *testing.T, names []string, opts ...Option) *fixture {
+	t.Helper()
+	var reg atomic.Pointer[tripwire.Registry]
+	f := serve(t, names, append(opts, WithCrash(func(key string) error { return reg.Load().Crash(key) }))...)
+	reg.Store(f.reg)
+	return f
 }
 
 // serveWith is serve with the keys' settings.

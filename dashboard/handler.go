@@ -51,9 +51,6 @@ func newHandler(reg registry, opts ...Option) (*Handler, error) {
 			return nil, err
 		}
 	}
-	if cfg.crash == nil {
-		cfg.crash = reg.Crash
-	}
 	ctx, stop := context.WithCancel(context.Background())
 	h := &Handler{reg: reg, cfg: cfg, board: newBoard(reg, cfg.refresh), journal: newJournal(),
 		mux: http.NewServeMux(), stop: stop, exited: make(chan struct{}), done: make(chan struct{})}

@@ -9,8 +9,8 @@ import (
 )
 
 func TestBadRequestsGetJSONErrors(t *testing.T) {
-	// Given a dashboard with control
-	f := serve(t, keys("k", 1), WithControl(allowAll))
+	// Given a dashboard with control, crash included
+	f := serveCrashing(t, keys("k", 1), WithControl(allowAll))
 	long := strings.Repeat("k", tripwire.MaxKeyLen+1)
 	for _, tc := range []struct {
 		method, path string

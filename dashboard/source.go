@@ -17,5 +17,4 @@ type registry interface {
 	ForceClose(key string) error
 	Reset(key string) error
 	ProbeNow(key string) error
-	Crash(key string) error
 }
