@@ -70,7 +70,7 @@ func isJSON(h http.Header) bool {
 const hangBound = time.Minute
 
 // eventually polls cond every 10 ms until it holds or hangBound has passed.
-func eventually(t *testing.T, what string, cond func() bool) {
+func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.NewTimer(hangBound)
 	defer deadline.Stop()
