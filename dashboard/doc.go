@@ -23,8 +23,9 @@
 //
 // Errors are JSON, {"error": "..."}: 400 for an invalid key or query, 403
 // for a POST without WithControl, refused by its hook, from another origin,
-// or a crash without WithCrash, 404 for an unknown key, action or path, 405 for a wrong method
-// (with Allow), 503 once the registry has shut down or the handler closed.
+// or a crash without WithCrash, 404 for an unknown key, action or path,
+// 405 for a wrong method (with Allow), 503 once the registry has shut down
+// or the handler closed.
 //
 // An update costs what is shown, not the registry's size: a stream asks
 // only the breakers of the keys it shows (up to 1,000), the keys in

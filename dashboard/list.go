@@ -70,8 +70,8 @@ func (h *Handler) detail(key string) (Row, error) {
 
 // transitions answers GET api/transitions?prefix=&state=&limit=: the last
 // limit (default: all it keeps) of the recent transitions of the keys with
-// prefix to one of the states, oldest first.
-// Once the registry has shut down it is 503, as the rest of the API.
+// prefix to one of the states, oldest first; 503 once the registry has
+// shut down, as the rest of the API.
 func (h *Handler) transitions(w http.ResponseWriter, r *http.Request) {
 	q, err := queryOf(r)
 	if err != nil {

@@ -24,14 +24,19 @@ func shutDown(reg registry) bool {
 // registered or not.
 const probeKey = "tripwire-dashboard"
 
-// settle is err, an answer about key, unless it is an ErrShutdown of a key
-// unregistered while asked, while the registry runs on: then it is
-// tripwire.ErrUnknownKey.
+// settle is err, an answer about key, unless it is an ErrShutdown and the
+// registry, running on, no longer has key: then the key was unregistered
+// while asked, and it is tripwire.ErrUnknownKey. (An ErrShutdown of a key
+// still there stays: a WithCrash func may answer one, or the key was
+// registered again meanwhile.)
 func settle(reg registry, key string, err error) error {
-	if !errors.Is(err, tripwire.ErrShutdown) || shutDown(reg) {
+	if !errors.Is(err, tripwire.ErrShutdown) {
 		return err
 	}
-	return fmt.Errorf("%w: %q was unregistered while its breaker was asked", tripwire.ErrUnknownKey, key)
+	if _, serr := reg.State(key); errors.Is(serr, tripwire.ErrUnknownKey) {
+		return fmt.Errorf("%w: %q was unregistered while its breaker was asked", tripwire.ErrUnknownKey, key)
+	}
+	return err
 }
 
 // snapshot asks key's breaker, as settle reads its answer.

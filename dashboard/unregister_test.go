@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -16,23 +17,24 @@ import (
 // asked: its next Snapshot or ForceOpen unregisters it, then answers
 // ErrShutdown, as the registry answers a key unregistered while its breaker
 // was asked (a race too narrow to hit on cue).
+// A key armed with back is registered again (by back) before the answer.
 type unregistering struct {
 	registry
 	reg   *tripwire.Registry
 	mu    sync.Mutex
-	armed map[string]bool
+	armed map[string]func()
 }
 
-func (u *unregistering) arm(key string) {
+func (u *unregistering) arm(key string, back func()) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.armed[key] = true
+	u.armed[key] = back
 }
 
 // goes unregisters key if it is armed, and reports whether it did.
 func (u *unregistering) goes(key string) bool {
 	u.mu.Lock()
-	armed := u.armed[key]
+	back, armed := u.armed[key]
 	delete(u.armed, key)
 	u.mu.Unlock()
 	if !armed {
@@ -40,6 +42,9 @@ func (u *unregistering) goes(key string) bool {
 	}
 	if err := u.reg.Unregister(key); err != nil {
 		panic(err)
+	}
+	if back != nil {
+		back()
 	}
 	return true
 }
@@ -62,7 +67,7 @@ func TestAKeyUnregisteredWhileAskedIsNotTheRegistryShuttingDown(t *testing.T) {
 	// Given a page following three keys, k02 about to be unregistered as its breaker is asked
 	var u *unregistering
 	wrap := func(reg *tripwire.Registry) registry {
-		u = &unregistering{registry: reg, reg: reg, armed: map[string]bool{}}
+		u = &unregistering{registry: reg, reg: reg, armed: map[string]func(){}}
 		return u
 	}
 	f := serveThrough(t, wrap, keys("k", 3), quiet, WithRefresh(20*time.Millisecond), WithControl(allowAll))
@@ -72,7 +77,7 @@ func TestAKeyUnregisteredWhileAskedIsNotTheRegistryShuttingDown(t *testing.T) {
 	if got := order(fr.Rows); !slices.Equal(got, []string{"k01", "k02", "k03"}) {
 		t.Fatalf("first rows %v", got)
 	}
-	u.arm("k02")
+	u.arm("k02", nil)
 	// When a refresh asks it
 	// Then the page drops it, and goes on: it shows k01 forced open
 	for !slices.Contains(fr.Removed, "k02") {
@@ -95,7 +100,7 @@ func TestAKeyUnregisteredWhileAskedIsNotTheRegistryShuttingDown(t *testing.T) {
 		{"GET", "/api/breakers/k03"}, {"POST", "/api/breakers/k03/force-open"},
 	} {
 		registerAgain(t, f, "k03")
-		u.arm("k03")
+		u.arm("k03", nil)
 		status, _, body := f.do(t, tc.method, tc.path)
 		// Then that answer is 404, unknown key, not 503
 		if status != http.StatusNotFound || !strings.Contains(errorOf(t, body), "unknown key") {
@@ -108,6 +113,16 @@ func TestAKeyUnregisteredWhileAskedIsNotTheRegistryShuttingDown(t *testing.T) {
 	}
 	for len(fr.Rows) == 0 || fr.Rows[0].Key != "k01" || fr.Rows[0].Forced != tripwire.ForcedClosed {
 		e.next(t, "rows").decodeInto(t, &fr)
+	}
+
+	// When k01 goes as a refresh asks it, and is registered again before the answer
+	u.arm("k01", func() { registerAgain(t, f, "k01") })
+	// Then the page goes on, and shows k01 again as it is now: closed, not forced
+	for len(fr.Rows) == 0 || fr.Rows[0].Key != "k01" || fr.Rows[0].Forced != tripwire.NotForced {
+		e.next(t, "rows").decodeInto(t, &fr)
+	}
+	if status, _, body := f.do(t, "GET", "/api/breakers"); status != http.StatusOK {
+		t.Fatalf("list %d %s", status, body)
 	}
 }
 
@@ -145,5 +160,20 @@ func TestStateTellsShutdownFromUnregister(t *testing.T) {
 	}
 	if !shutDown(f.reg) {
 		t.Fatal("not shut down, after Shutdown")
+	}
+}
+
+func TestACrashFuncsErrShutdownIsAnsweredAsIs(t *testing.T) {
+	// Given a dashboard whose crash func says the run is over, as tripwire
+	// serve -soak's does once its load has ended (ErrShutdown, the registry
+	// running on)
+	f := serve(t, keys("k", 1), WithControl(allowAll), WithCrash(func(string) error {
+		return fmt.Errorf("%w: the soak is over", tripwire.ErrShutdown)
+	}))
+	// When a crash is asked for
+	status, _, body := f.do(t, "POST", "/api/breakers/k01/crash")
+	// Then it is 503 with that error, not a 404 for a key unregistered while asked
+	if status != http.StatusServiceUnavailable || !strings.Contains(errorOf(t, body), "the soak is over") {
+		t.Fatalf("%d %s", status, body)
 	}
 }
