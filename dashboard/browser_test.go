@@ -90,7 +90,8 @@ func untilWithin(t testing.TB, tab context.Context, d time.Duration, expr string
 	t.Helper()
 	ctx, cancel := context.WithTimeout(tab, d)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+	poll := chromedp.Poll[bool](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(d)) // its own default is 30 s
+	if _, err := chromedp.Run(ctx, poll); err != nil {
 		t.Fatalf("waiting for %s: %v", expr, err)
 	}
 }

@@ -12,13 +12,14 @@ import (
 
 func TestBrowserShowsAnOpenTilesRejectionsAndNoErrorPercent(t *testing.T) {
 	// Given a key forced open whose callers are all rejected, another called
-	// without a failure, and a page showing them
-	f := serve(t, keys("dep-", 2))
+	// without a failure (both all along, so their windows always hold
+	// calls), and a page showing them
+	names := keys("dep-", 2)
+	f := serve(t, names)
 	if err := f.reg.ForceOpen("dep-01"); err != nil {
 		t.Fatal(err)
 	}
-	f.call(t, "dep-01", 20)
-	f.call(t, "dep-02", 20)
+	f.load(t, names, 2, 20*time.Millisecond)
 	tab := browser(t, 1280, 900)
 	const tile = `.tile[data-key="dep-01"]`
 	steps(t, tab, "load the page",
