@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tripwire-go/tripwire"
 )
@@ -50,9 +51,6 @@ func newHandler(reg registry, opts ...Option) (*Handler, error) {
 			return nil, err
 		}
 	}
-	if cfg.crash == nil {
-		cfg.crash = reg.Crash
-	}
 	ctx, stop := context.WithCancel(context.Background())
 	h := &Handler{reg: reg, cfg: cfg, board: newBoard(reg, cfg.refresh), journal: newJournal(),
 		mux: http.NewServeMux(), stop: stop, exited: make(chan struct{}), done: make(chan struct{})}
@@ -60,6 +58,7 @@ func newHandler(reg registry, opts ...Option) (*Handler, error) {
 		h.board.note(tr)
 		h.journal.add(tr)
 	})
+	h.board.from = time.Now() // it has seen every transition since (no look yet)
 	h.routes()
 	go func() {
 		defer close(h.exited)

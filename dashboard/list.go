@@ -17,7 +17,7 @@ type List struct {
 
 // list answers GET api/breakers?prefix=&state=&limit=.
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
-	f, err := filterOf(r.URL.Query())
+	f, err := filterOfRequest(r)
 	if err != nil {
 		fail(w, err)
 		return
@@ -57,7 +57,7 @@ func (h *Handler) one(w http.ResponseWriter, r *http.Request) {
 // detail asks key's breaker and returns its row with the snapshot.
 func (h *Handler) detail(key string) (Row, error) {
 	asked := time.Now().UnixNano()
-	s, err := h.reg.Snapshot(key)
+	s, err := snapshot(h.reg, key)
 	if err != nil {
 		return Row{}, err
 	}
@@ -70,12 +70,21 @@ func (h *Handler) detail(key string) (Row, error) {
 
 // transitions answers GET api/transitions?prefix=&state=&limit=: the last
 // limit (default: all it keeps) of the recent transitions of the keys with
-// prefix to one of the states, oldest first.
+// prefix to one of the states, oldest first; 503 once the registry has
+// shut down, as the rest of the API.
 func (h *Handler) transitions(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+	q, err := queryOf(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
 	f, err := filterOf(q)
 	if err != nil {
 		fail(w, err)
+		return
+	}
+	if h.board.isDown() || shutDown(h.reg) {
+		fail(w, errShutdown)
 		return
 	}
 	if q.Get("limit") == "" {

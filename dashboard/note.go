@@ -20,6 +20,7 @@ func (b *board) note(tr tripwire.Transition) {
 	}
 	before := m.severity()
 	m.state, m.forced, m.since = tr.To, forcedBy(tr.Reason, m.forced), at
+	noteOutage(m, tr)
 	if tr.From != tripwire.Closed && tr.To == tripwire.Closed && tr.Reason != tripwire.ReasonReset {
 		m.failing = true // its window still has what opened it; the next look says
 	}

@@ -10,7 +10,7 @@ import (
 
 func TestAControlRequestFromAnotherOriginIsRefused(t *testing.T) {
 	// Given a dashboard whose hook accepts everyone
-	f := serve(t, keys("k", 1), WithControl(allowAll))
+	f := serveCrashing(t, keys("k", 1), WithControl(allowAll))
 	for _, hdr := range [][]string{{"Sec-Fetch-Site", "cross-site"}, {"Origin", "https://evil.example"}} {
 		// When a browser sends a POST from a page of another origin
 		status, _, body := f.do(t, "POST", "/api/breakers/k01/crash", hdr...)

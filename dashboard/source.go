@@ -10,11 +10,11 @@ import (
 // count its asks through it.
 type registry interface {
 	Snapshot(key string) (tripwire.Snapshot, error)
+	State(key string) (tripwire.State, error)
 	Snapshots(ctx context.Context, f tripwire.Filter, fn func(tripwire.Snapshot) bool) error
 	Subscribe(fn func(tripwire.Transition)) (unsubscribe func())
 	ForceOpen(key string) error
 	ForceClose(key string) error
 	Reset(key string) error
 	ProbeNow(key string) error
-	Crash(key string) error
 }

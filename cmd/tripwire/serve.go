@@ -80,7 +80,7 @@ func runServe(ctx context.Context, o serveOptions, stdout io.Writer, ready func(
 	if err != nil {
 		return err
 	}
-	h, err := dashboard.New(reg, serveDashboard(metrics, "tripwire serve")...)
+	h, err := dashboard.New(reg, serveDashboard(metrics, "tripwire serve", dashboard.WithCrash(reg.Crash))...)
 	if err != nil {
 		return err
 	}
