@@ -26,12 +26,14 @@ func (b *board) apply(s tripwire.Snapshot, asked int64, now time.Time, store boo
 	} else {
 		before = m.severity()
 	}
-	if m.since > s.Since.UnixNano() {
+	fresh := m.since <= s.Since.UnixNano()
+	if fresh {
+		m.state, m.forced, m.since = s.State, s.Forced, s.Since.UnixNano()
+	} else {
 		r.State, r.Forced = m.state, m.forced
 		r.Severity = severityOf(r.State, r.Forced, failingIn(s.Stats))
-	} else {
-		m.state, m.forced, m.since = s.State, s.Forced, s.Since.UnixNano()
 	}
+	b.outage(&r, m, s, fresh)
 	m.failing, m.asked = failingIn(s.Stats), asked
 	if !r.Latency.Stale && r.Latency.Calls > 0 {
 		m.last = r.Latency

@@ -19,14 +19,18 @@ type answer struct {
 
 // ask asks the breakers of keys, one after the other (about 5 µs each),
 // without holding the board's lock, then takes their answers in and
-// returns the rows by key. A key the registry no longer has is forgotten.
+// returns the rows by key. A key the registry no longer has is forgotten
+// (one unregistered while asked too: see settle). An ErrShutdown is the
+// registry's shutdown only if shutDown says so.
 func (b *board) ask(keys []string) map[string]Row {
 	answers := make([]answer, 0, len(keys))
+	down := false
 	for _, k := range keys {
 		at := time.Now().UnixNano()
-		s, err := b.reg.Snapshot(context.Background(), k)
+		s, err := snapshot(context.Background(), b.reg, k)
 		answers = append(answers, answer{key: k, snap: s, err: err, asked: at})
-		if errors.Is(err, tripwire.ErrShutdown) {
+		if errors.Is(err, tripwire.ErrShutdown) && shutDown(b.reg) {
+			down = true
 			break
 		}
 	}
@@ -40,9 +44,10 @@ func (b *board) ask(keys []string) map[string]Row {
 			rows[a.key] = b.apply(a.snap, a.asked, now, true)
 		case errors.Is(a.err, tripwire.ErrUnknownKey):
 			b.forget(a.key)
-		case errors.Is(a.err, tripwire.ErrShutdown):
-			b.down = true
 		}
+	}
+	if down {
+		b.down = true
 	}
 	return rows
 }

@@ -14,6 +14,7 @@ import (
 type board struct {
 	reg     registry
 	refresh time.Duration
+	from    time.Time // when it began to follow the registry's transitions
 
 	mu     sync.Mutex
 	marks  map[string]*mark
@@ -38,7 +39,7 @@ type board struct {
 }
 
 func newBoard(reg registry, refresh time.Duration) *board {
-	return &board{reg: reg, refresh: refresh, marks: map[string]*mark{}, rows: map[string]*Row{},
+	return &board{reg: reg, refresh: refresh, from: time.Now(), marks: map[string]*mark{}, rows: map[string]*Row{},
 		shown: map[string]bool{}, views: map[*view]struct{}{}, late: map[string]struct{}{}, gone: map[string]struct{}{},
 		wake: make(chan struct{}, 1), ready: make(chan struct{})}
 }

@@ -15,7 +15,7 @@ const chromiumPath = "/usr/bin/chromium"
 // browser starts a headless chromium with a fresh profile and returns a tab
 // context. Without chromium the test is skipped, or fails if
 // TRIPWIRE_REQUIRE_BROWSER=1 (make test sets it, so CI cannot skip it).
-func browser(t *testing.T, width, height int) context.Context {
+func browser(t testing.TB, width, height int) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("TRIPWIRE_REQUIRE_BROWSER") == "1" {
@@ -53,11 +53,12 @@ func browser(t *testing.T, width, height int) context.Context {
 	return tab
 }
 
-// browserWait bounds each step of a browser test.
-const browserWait = 15 * time.Second
+// browserWait bounds each step of a browser test: a hang's bound, which
+// holds with both cores busy with another job.
+const browserWait = hangBound
 
 // steps runs actions in the tab, within browserWait.
-func steps(t *testing.T, tab context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+func steps(t testing.TB, tab context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(tab, browserWait)
 	defer cancel()
@@ -67,7 +68,7 @@ func steps(t *testing.T, tab context.Context, what string, actions ...chromedp.A
 }
 
 // read runs one action that returns a value, within browserWait.
-func read[T any](t *testing.T, tab context.Context, a chromedp.Action[T]) T {
+func read[T any](t testing.TB, tab context.Context, a chromedp.Action[T]) T {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(tab, browserWait)
 	defer cancel()
@@ -79,17 +80,18 @@ func read[T any](t *testing.T, tab context.Context, a chromedp.Action[T]) T {
 }
 
 // until waits for a JavaScript expression to be true, within browserWait.
-func until(t *testing.T, tab context.Context, expr string) {
+func until(t testing.TB, tab context.Context, expr string) {
 	t.Helper()
 	untilWithin(t, tab, browserWait, expr)
 }
 
 // untilWithin waits for a JavaScript expression to be true, within d.
-func untilWithin(t *testing.T, tab context.Context, d time.Duration, expr string) {
+func untilWithin(t testing.TB, tab context.Context, d time.Duration, expr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(tab, d)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+	poll := chromedp.Poll[bool](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(d)) // its own default is 30 s
+	if _, err := chromedp.Run(ctx, poll); err != nil {
 		t.Fatalf("waiting for %s: %v", expr, err)
 	}
 }

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,7 +58,7 @@ func TestControlIsForTheRequestsTheHookAccepts(t *testing.T) {
 	// When an accepted request does each action
 	status, _, body = f.do(t, "GET", "/api/info", "X-Admin", "yes")
 	decode(t, body, &in)
-	if !in.Control || strings.Join(in.Actions, ",") != "force-open,force-close,reset,probe-now,crash" {
+	if !in.Control || strings.Join(in.Actions, ",") != "force-open,force-close,reset,probe-now" {
 		t.Fatalf("admin info %d %+v", status, in)
 	}
 	for _, tc := range []struct {
@@ -70,7 +71,6 @@ func TestControlIsForTheRequestsTheHookAccepts(t *testing.T) {
 		{"probe-now", state.Open, state.ForcedOpen, 0}, // forced open: no probe
 		{"reset", state.Closed, state.NotForced, 0},
 		{"force-close", state.Closed, state.ForcedClosed, 0},
-		{"crash", state.Closed, state.NotForced, 1},
 	} {
 		status, _, body := f.do(t, "POST", "/api/breakers/k01/"+tc.action, "X-Admin", "yes")
 		// Then it is done, and the answer is the key's row after it
@@ -83,5 +83,33 @@ func TestControlIsForTheRequestsTheHookAccepts(t *testing.T) {
 	// and the other key was never touched
 	if s, _ := f.reg.Snapshot(context.Background(), "k02"); s.State != state.Closed || s.Restarts != 0 {
 		t.Fatalf("k02 %+v", s)
+	}
+}
+
+func TestCrashIsOfferedOnlyWithWithCrash(t *testing.T) {
+	// Given a dashboard with control for everyone, without WithCrash
+	f := serve(t, keys("k", 1), WithControl(allowAll))
+	// When a page asks what it may do, and a crash is asked for
+	var in Info
+	f.getJSON(t, "/api/info", &in)
+	status, _, body := f.do(t, "POST", "/api/breakers/k01/crash")
+	// Then crash is not among its actions, and is refused: the breaker did not restart
+	if slices.Contains(in.Actions, "crash") || status != http.StatusForbidden || !strings.Contains(errorOf(t, body), "WithCrash") {
+		t.Fatalf("actions %v; crash %d %s", in.Actions, status, body)
+	}
+	if s, _ := f.reg.Snapshot(context.Background(), "k01"); s.Restarts != 0 {
+		t.Fatalf("restarts %d", s.Restarts)
+	}
+
+	// Given one with WithCrash too
+	f = serveCrashing(t, keys("k", 1), WithControl(allowAll))
+	// When a page asks, and a crash is asked for
+	f.getJSON(t, "/api/info", &in)
+	status, _, body = f.do(t, "POST", "/api/breakers/k01/crash")
+	// Then crash is offered, last, and done: the row after it has the restart
+	var r Row
+	decode(t, body, &r)
+	if strings.Join(in.Actions, ",") != "force-open,force-close,reset,probe-now,crash" || status != http.StatusOK || r.Restarts != 1 {
+		t.Fatalf("actions %v; crash %d %s", in.Actions, status, body)
 	}
 }

@@ -15,6 +15,7 @@ var (
 	errUnknownAction = errors.New("dashboard: unknown action")
 	errReadOnly      = errors.New("dashboard: read-only (no control: see dashboard.WithControl)")
 	errForbidden     = errors.New("dashboard: not authorized to control breakers")
+	errNoCrash       = errors.New("dashboard: crash is not offered (a fault injection: see dashboard.WithCrash)")
 	errCrossOrigin   = errors.New("dashboard: cross-origin request refused")
 	errClosed        = errors.New("dashboard: closed, the server is stopping")
 )

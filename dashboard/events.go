@@ -29,7 +29,7 @@ const (
 // is closed (after its last changes and "end") or the registry shuts down.
 // Once the handler is closed, a new stream is refused: 503.
 func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
-	f, err := filterOf(r.URL.Query())
+	f, err := filterOfRequest(r)
 	if err != nil {
 		fail(w, err)
 		return

@@ -39,7 +39,7 @@ func TestAStreamStartsWithWhatThePageNeeds(t *testing.T) {
 
 func TestAStreamSendsTransitionsAsTheyHappenRestartsToo(t *testing.T) {
 	// Given a page following the events
-	f := serve(t, keys("k", 2), WithControl(allowAll))
+	f := serveCrashing(t, keys("k", 2), WithControl(allowAll))
 	e := f.follow(t, "")
 	e.next(t, "history")
 	// When a closed breaker crashes, and another is forced open

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -27,6 +28,26 @@ const (
 // admits reports whether a key in st passes f's states.
 func (f filter) admits(st state.State) bool {
 	return len(f.states) == 0 || slices.Contains(f.states, st)
+}
+
+// queryOf is r's query. One it cannot read (a bad escape, "%zz", or a
+// semicolon) is a bad query: url.Values would drop that parameter, and
+// with it the caller's filter.
+func queryOf(r *http.Request) (url.Values, error) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errBadQuery, err)
+	}
+	return q, nil
+}
+
+// filterOfRequest is the filter of r's query.
+func filterOfRequest(r *http.Request) (filter, error) {
+	q, err := queryOf(r)
+	if err != nil {
+		return filter{}, err
+	}
+	return filterOf(q)
 }
 
 // filterOf reads ?prefix=, ?state= (closed, open, half_open, comma

@@ -8,11 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // fixture is a dashboard over a registry of keys whose dependency fails on
@@ -84,20 +86,41 @@ func keys(prefix string, n int) []string {
 // serve registers names on a fresh registry and serves its dashboard with
 // opts on an httptest server. Everything stops when the test ends: the
 // handler first, so event streams end before the server waits for them.
-func serve(t *testing.T, names []string, opts ...Option) *fixture {
+func serve(t testing.TB, names []string, opts ...Option) *fixture {
 	t.Helper()
 	return serveWith(t, names, quiet, opts...)
 }
 
+// serveCrashing is serve with the crash action offered: WithCrash with
+// the fixture's registry's Crash.
+func serveCrashing(t testing.TB, names []string, opts ...Option) *fixture {
+	t.Helper()
+	var reg atomic.Pointer[tripwire.Registry]
+	f := serve(t, names, append(opts, WithCrash(func(ctx context.Context, key string) error { return tripwiretest.Crash(ctx, reg.Load(), key) }))...)
+	reg.Store(f.reg)
+	return f
+}
+
 // serveWith is serve with the keys' settings.
-func serveWith(t *testing.T, names []string, s tripwire.Settings, opts ...Option) *fixture {
+func serveWith(t testing.TB, names []string, s tripwire.Settings, opts ...Option) *fixture {
+	t.Helper()
+	return serveThrough(t, nil, names, s, opts...)
+}
+
+// serveThrough is serveWith with the dashboard on wrap(reg) rather than on
+// the registry itself (nil: on it).
+func serveThrough(t testing.TB, wrap func(*tripwire.Registry) registry, names []string, s tripwire.Settings, opts ...Option) *fixture {
 	t.Helper()
 	reg := testkit.Start(t, testkit.NewSystem(t))
 	f := &fixture{reg: reg, dep: newDependency()}
 	for _, k := range names {
 		testkit.Register(t, reg, k, f.dep.target(k), s)
 	}
-	h, err := New(reg, opts...)
+	var src registry = reg
+	if wrap != nil {
+		src = wrap(reg)
+	}
+	h, err := newHandler(src, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +132,7 @@ func serveWith(t *testing.T, names []string, s tripwire.Settings, opts ...Option
 }
 
 // call calls key n times, ignoring what it answers.
-func (f *fixture) call(t *testing.T, key string, n int) {
+func (f *fixture) call(t testing.TB, key string, n int) {
 	t.Helper()
 	for range n {
 		_, _ = f.reg.Call(t.Context(), key, "ping")

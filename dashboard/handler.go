@@ -6,10 +6,10 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/state"
-	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 // Handler serves a registry's dashboard: the page, its JSON API, its event
@@ -52,9 +52,6 @@ func newHandler(reg registry, opts ...Option) (*Handler, error) {
 			return nil, err
 		}
 	}
-	if r, ok := reg.(*tripwire.Registry); ok && cfg.crash == nil {
-		cfg.crash = func(key string) error { return tripwiretest.Crash(context.Background(), r, key) }
-	}
 	ctx, stop := context.WithCancel(context.Background())
 	h := &Handler{reg: reg, cfg: cfg, board: newBoard(reg, cfg.refresh), journal: newJournal(),
 		mux: http.NewServeMux(), stop: stop, exited: make(chan struct{}), done: make(chan struct{})}
@@ -62,6 +59,7 @@ func newHandler(reg registry, opts ...Option) (*Handler, error) {
 		h.board.note(tr)
 		h.journal.add(tr)
 	})
+	h.board.from = time.Now() // it has seen every transition since (no look yet)
 	h.routes()
 	go func() {
 		defer close(h.exited)

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -16,9 +17,13 @@ func (f *fixture) do(t *testing.T, method, path string, header ...string) (int, 
 	return do(t, f.srv.Client(), method, f.srv.URL+path, header...)
 }
 
+// An answer that does not end (an event stream) fails the test after
+// hangBound.
 func do(t *testing.T, c *http.Client, method, url string, header ...string) (int, http.Header, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
+	ctx, cancel := context.WithTimeout(t.Context(), hangBound)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,17 +65,21 @@ func isJSON(h http.Header) bool {
 	return strings.HasPrefix(h.Get("Content-Type"), "application/json")
 }
 
-// eventually polls cond every 10 ms until it holds or 10 s have passed.
-func eventually(t *testing.T, what string, cond func() bool) {
+// hangBound bounds a test's wait for what is to happen: long enough to hold
+// with both cores busy with another job, so that only a hang reaches it.
+const hangBound = time.Minute
+
+// eventually polls cond every 10 ms until it holds or hangBound has passed.
+func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.NewTimer(10 * time.Second)
+	deadline := time.NewTimer(hangBound)
 	defer deadline.Stop()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for !cond() {
 		select {
 		case <-deadline.C:
-			t.Fatalf("not within 10s: %s", what)
+			t.Fatalf("not within %v: %s", hangBound, what)
 		case <-tick.C:
 		}
 	}

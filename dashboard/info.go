@@ -11,7 +11,7 @@ import (
 type Info struct {
 	Title string `json:"title"`
 	// Control: this request may use the control actions (WithControl and
-	// its authorize said yes); Actions names them.
+	// its authorize said yes); Actions names them (crash only WithCrash).
 	Control bool     `json:"control"`
 	Actions []string `json:"actions,omitempty"`
 	Metrics bool     `json:"metrics"` // /metrics is served
@@ -28,7 +28,7 @@ func (h *Handler) infoFor(r *http.Request, limit int) Info {
 	in := Info{Title: h.cfg.title, Metrics: h.cfg.metrics != nil, RefreshMs: ms(h.cfg.refresh),
 		Limit: limit, MaxLimit: maxLimit, StatsWindowMs: ms(state.StatsWindow)}
 	if h.authorized(r) {
-		in.Control, in.Actions = true, actionNames
+		in.Control, in.Actions = true, h.actions()
 	}
 	return in
 }

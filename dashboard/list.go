@@ -18,7 +18,7 @@ type List struct {
 
 // list answers GET api/breakers?prefix=&state=&limit=.
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
-	f, err := filterOf(r.URL.Query())
+	f, err := filterOfRequest(r)
 	if err != nil {
 		fail(w, err)
 		return
@@ -47,7 +47,7 @@ func (h *Handler) look(r *http.Request, f filter) ([]Row, int, Summary, error) {
 // one answers GET api/breakers/{key}: the key's row, with the registry's
 // own snapshot. Asking a passivated key wakes it.
 func (h *Handler) one(w http.ResponseWriter, r *http.Request) {
-	row, err := h.detail(r.PathValue("key"))
+	row, err := h.detail(r.Context(), r.PathValue("key"))
 	if err != nil {
 		fail(w, err)
 		return
@@ -56,9 +56,9 @@ func (h *Handler) one(w http.ResponseWriter, r *http.Request) {
 }
 
 // detail asks key's breaker and returns its row with the snapshot.
-func (h *Handler) detail(key string) (Row, error) {
+func (h *Handler) detail(ctx context.Context, key string) (Row, error) {
 	asked := time.Now().UnixNano()
-	s, err := h.reg.Snapshot(context.Background(), key)
+	s, err := snapshot(ctx, h.reg, key)
 	if err != nil {
 		return Row{}, err
 	}
@@ -71,12 +71,21 @@ func (h *Handler) detail(key string) (Row, error) {
 
 // transitions answers GET api/transitions?prefix=&state=&limit=: the last
 // limit (default: all it keeps) of the recent transitions of the keys with
-// prefix to one of the states, oldest first.
+// prefix to one of the states, oldest first; 503 once the registry has
+// shut down, as the rest of the API.
 func (h *Handler) transitions(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+	q, err := queryOf(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
 	f, err := filterOf(q)
 	if err != nil {
 		fail(w, err)
+		return
+	}
+	if h.board.isDown() || shutDown(h.reg) {
+		fail(w, errShutdown)
 		return
 	}
 	if q.Get("limit") == "" {

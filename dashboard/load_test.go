@@ -11,7 +11,7 @@ import (
 
 // load calls every key of names, one after the other, every pause, from
 // callers goroutines, until the test ends.
-func (f *fixture) load(t *testing.T, names []string, callers int, pause time.Duration) {
+func (f *fixture) load(t testing.TB, names []string, callers int, pause time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -31,7 +31,7 @@ func (f *fixture) load(t *testing.T, names []string, callers int, pause time.Dur
 
 // mounted serves the fixture's handler under /breakers/ on a server of its
 // own, as a service would mount it, and returns the page's URL.
-func (f *fixture) mounted(t *testing.T) string {
+func (f *fixture) mounted(t testing.TB) string {
 	t.Helper()
 	mux := http.NewServeMux()
 	mux.Handle("/breakers/", http.StripPrefix("/breakers", f.h))

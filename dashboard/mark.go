@@ -15,6 +15,9 @@ type mark struct {
 	since int64
 	// asked is when its breaker was last asked (UnixNano; 0: never).
 	asked int64
+	// down is when the circuit last left closed, if the board knows
+	// (UnixNano; 0: closed, or not known): see outage.
+	down int64
 	// last is its last latency with calls in the window, kept for while
 	// it is open and its window empty.
 	last Latency

@@ -35,7 +35,7 @@ func TestNewRefusesWhatItCannotServe(t *testing.T) {
 	}
 	// and with good options it serves
 	h, err := New(reg, WithTitle("ok"), WithRefresh(time.Second), WithControl(func(*http.Request) bool { return false }),
-		WithMetrics(http.NotFoundHandler()), WithCrash(func(key string) error { return tripwiretest.Crash(context.Background(), reg, key) }))
+		WithMetrics(http.NotFoundHandler()), WithCrash(func(ctx context.Context, key string) error { return tripwiretest.Crash(ctx, reg, key) }))
 	if err != nil {
 		t.Fatal(err)
 	}

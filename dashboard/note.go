@@ -20,6 +20,7 @@ func (b *board) note(tr state.Transition) {
 	}
 	before := m.severity()
 	m.state, m.forced, m.since = tr.To, forcedBy(tr.Reason, m.forced), at
+	noteOutage(m, tr)
 	if tr.From != state.Closed && tr.To == state.Closed && tr.Reason != state.ReasonReset {
 		m.failing = true // its window still has what opened it; the next look says
 	}

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -18,7 +19,7 @@ type config struct {
 	metrics   http.Handler             // nil: no /metrics
 	title     string
 	refresh   time.Duration
-	crash     func(key string) error // nil: the registry's Crash
+	crash     func(ctx context.Context, key string) error // nil: no crash action
 }
 
 type optionFunc func(*config) error
@@ -33,11 +34,12 @@ const (
 )
 
 // WithControl turns the control actions on — force open, force close,
-// reset, probe now, crash — for the requests authorize accepts: the page
-// shows their buttons only to those, and a POST it refuses is answered 403.
-// Without it the handler is read-only (every POST is 403). authorize runs
-// on the request's goroutine; a POST from a page of another origin is
-// refused before it is asked.
+// reset, probe now, and crash if WithCrash offers it — for the requests
+// authorize accepts: the page shows their buttons only to those (and asks
+// before it forces a circuit or crashes a breaker), and a POST it refuses
+// is answered 403. Without it the handler is read-only (every POST is 403).
+// authorize runs on the request's goroutine; a POST from a page of another
+// origin is refused before it is asked.
 func WithControl(authorize func(*http.Request) bool) Option {
 	return optionFunc(func(c *config) error {
 		if authorize == nil {
@@ -84,10 +86,14 @@ func WithRefresh(d time.Duration) Option {
 	})
 }
 
-// WithCrash makes the crash action call crash instead of the registry's
-// Crash: for a chaos harness that must count the crashes it did (tripwire
-// serve -soak does). Its errors are answered as the registry's would be.
-func WithCrash(crash func(key string) error) Option {
+// WithCrash offers the crash action, a fault injection, beside those of
+// WithControl (and to the same requests): it calls crash with the
+// request's context and the key — a func that calls tripwiretest.Crash(ctx,
+// reg, key), which makes the key's breaker panic and restart, or a chaos
+// harness's own that counts the crashes it did (tripwire serve -soak
+// does). Without it the handler offers no crash, and a POST of one is
+// answered 403. Its errors are answered as the registry's would be.
+func WithCrash(crash func(ctx context.Context, key string) error) Option {
 	return optionFunc(func(c *config) error {
 		if crash == nil {
 			return fmt.Errorf("%w: WithCrash(nil)", tripwire.ErrInvalidOption)

@@ -12,7 +12,7 @@ import (
 
 func TestAControlRequestFromAnotherOriginIsRefused(t *testing.T) {
 	// Given a dashboard whose hook accepts everyone
-	f := serve(t, keys("k", 1), WithControl(allowAll))
+	f := serveCrashing(t, keys("k", 1), WithControl(allowAll))
 	for _, hdr := range [][]string{{"Sec-Fetch-Site", "cross-site"}, {"Origin", "https://evil.example"}} {
 		// When a browser sends a POST from a page of another origin
 		status, _, body := f.do(t, "POST", "/api/breakers/k01/crash", hdr...)
@@ -34,7 +34,7 @@ func TestWithCrashMakesTheCrashes(t *testing.T) {
 	// Given a dashboard whose crashes go through a harness that counts them
 	var crashed []string
 	var reg *tripwire.Registry
-	f := serve(t, keys("k", 1), WithControl(allowAll), WithCrash(func(key string) error {
+	f := serve(t, keys("k", 1), WithControl(allowAll), WithCrash(func(_ context.Context, key string) error {
 		crashed = append(crashed, key)
 		return tripwiretest.Crash(context.Background(), reg, key)
 	}))

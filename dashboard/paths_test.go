@@ -10,8 +10,8 @@ import (
 )
 
 func TestBadRequestsGetJSONErrors(t *testing.T) {
-	// Given a dashboard with control
-	f := serve(t, keys("k", 1), WithControl(allowAll))
+	// Given a dashboard with control, crash included
+	f := serveCrashing(t, keys("k", 1), WithControl(allowAll))
 	long := strings.Repeat("k", 256+1)
 	for _, tc := range []struct {
 		method, path string
@@ -36,6 +36,13 @@ func TestBadRequestsGetJSONErrors(t *testing.T) {
 		{"GET", "/api/breakers/k01/crash/again", 404, "", "not found"},
 		{"GET", "/api/events?limit=5000", 400, "", "bad query"},
 		{"GET", "/api/transitions?state=x", 400, "", "bad query"},
+		// a query it cannot read: the filter is not dropped for the defaults
+		{"GET", "/api/breakers?limit=%zz", 400, "", "bad query"},
+		{"GET", "/api/breakers?prefix=svc%", 400, "", "bad query"},
+		{"GET", "/api/transitions?limit=%zz", 400, "", "bad query"},
+		{"GET", "/api/transitions?prefix=svc%&state=open", 400, "", "bad query"},
+		{"GET", "/api/breakers?prefix=a;state=open", 400, "", "bad query"},
+		{"GET", "/api/events?prefix=svc%", 400, "", "bad query"}, // last: without the check it hangs
 	} {
 		// When the request is sent
 		status, hdr, body := f.do(t, tc.method, tc.path)
@@ -73,8 +80,9 @@ func TestAfterShutdownTheAPIAnswers503(t *testing.T) {
 	}
 	for _, tc := range []struct{ method, path string }{
 		{"GET", "/api/breakers/k01"}, {"POST", "/api/breakers/k01/reset"}, {"GET", "/api/breakers"}, {"GET", "/api/events"},
+		{"GET", "/api/transitions"},
 	} {
-		// When a breaker is read or reset, the list read or a stream asked for
+		// When a breaker is read or reset, the list or the transitions read or a stream asked for
 		status, _, body := f.do(t, tc.method, tc.path)
 		// Then the answer is 503, shut down
 		if status != http.StatusServiceUnavailable || !strings.Contains(errorOf(t, body), "shut down") {

@@ -43,7 +43,7 @@ func statusOf(err error) int {
 		return http.StatusNotFound
 	case is(tripwire.ErrInvalidKey, errBadQuery):
 		return http.StatusBadRequest
-	case is(errReadOnly, errForbidden, errCrossOrigin):
+	case is(errReadOnly, errForbidden, errNoCrash, errCrossOrigin):
 		return http.StatusForbidden
 	case is(errMethod):
 		return http.StatusMethodNotAllowed

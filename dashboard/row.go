@@ -28,9 +28,16 @@ type Row struct {
 	OpenedAt  time.Time `json:"opened_at,omitzero"`
 	RetryAt   time.Time `json:"retry_at,omitzero"`
 	RetryInMs float64   `json:"retry_in_ms,omitempty"`
-	Failures  int       `json:"failures"` // consecutive
-	InFlight  int       `json:"in_flight"`
-	Restarts  int       `json:"restarts"`
+	// DownSince is when the circuit last left closed (zero while closed):
+	// the outage it is in began then, however often it re-opened since.
+	// With DownAtLeast the dashboard did not see it begin: it began then
+	// or earlier.
+	DownSince   time.Time `json:"down_since,omitzero"`
+	DownAtLeast bool      `json:"down_at_least,omitempty"`
+
+	Failures int `json:"failures"` // consecutive
+	InFlight int `json:"in_flight"`
+	Restarts int `json:"restarts"`
 	// Asleep: the key was passivated (IdleTimeout) at the last census; it
 	// is not asked, which would wake it.
 	Asleep bool `json:"asleep,omitempty"`
@@ -38,9 +45,13 @@ type Row struct {
 	// The statistics window (Stats.Window, up to state.StatsWindow) and
 	// what it holds: rates per second, error percent (failures per call
 	// with a verdict), the counts; Total counts since the breaker started.
+	// Verdicts are the window's calls with a verdict (successes and
+	// failures): with none, as in an open circuit that only rejects, there
+	// is no error percent, and ErrorPercent's 0 means nothing.
 	WindowMs          float64      `json:"window_ms"`
 	CallsPerSecond    float64      `json:"calls_per_second"`
 	ErrorPercent      float64      `json:"error_percent"`
+	Verdicts          uint64       `json:"verdicts"`
 	RejectedPerSecond float64      `json:"rejected_per_second"`
 	Recent            state.Counts `json:"recent"`
 	Total             state.Counts `json:"total"`
@@ -75,6 +86,7 @@ func rowOf(s tripwire.Snapshot, last Latency, now time.Time) Row {
 		Failures: s.Failures, InFlight: s.InFlight, Restarts: s.Restarts, Asleep: s.Passivated,
 		WindowMs:       round(ms(st.Window), 3),
 		CallsPerSecond: round(st.CallsPerSecond, 3), ErrorPercent: round(st.ErrorPercent, 3),
+		Verdicts:          st.Recent.Successes + st.Recent.Failures,
 		RejectedPerSecond: round(st.RejectedPerSecond, 3),
 		Recent:            st.Recent, Total: st.Total,
 		Latency: latencyOf(st.Latency),

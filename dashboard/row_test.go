@@ -102,3 +102,30 @@ func TestAFailingKeysSmallErrorShareIsNotShownAsNone(t *testing.T) {
 		t.Fatalf("error_percent %v, want 0.04 (severity %v)", r.ErrorPercent, r.Severity)
 	}
 }
+
+func TestARowSaysWhetherItsWindowHadACallWithAVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		recent   state.Counts
+		verdicts uint64
+		percent  float64
+	}{
+		{"open, only rejections", state.Counts{Calls: 40, Rejected: 40}, 0, 0},
+		{"open, a failed probe among them", state.Counts{Calls: 41, Rejected: 40, Failures: 1}, 1, 100},
+		{"closed, all well", state.Counts{Calls: 9, Successes: 9}, 9, 0},
+		{"closed, canceled and ignored only", state.Counts{Calls: 3, Canceled: 2, Ignored: 1}, 0, 0},
+	} {
+		// Given a snapshot whose window holds the counts, with the breaker's error percent
+		s := tripwire.Snapshot{Key: "k", State: state.Open, Since: t0}
+		s.Stats.Recent = tc.recent
+		if v := tc.recent.Successes + tc.recent.Failures; v > 0 {
+			s.Stats.ErrorPercent = 100 * float64(tc.recent.Failures) / float64(v)
+		}
+		// When its row is made
+		r := rowOf(s, Latency{}, t0)
+		// Then it counts the calls with a verdict, so that 0 % and no figure differ
+		if r.Verdicts != tc.verdicts || r.ErrorPercent != tc.percent {
+			t.Errorf("%s: verdicts %d, error %v%%; want %d, %v%%", tc.name, r.Verdicts, r.ErrorPercent, tc.verdicts, tc.percent)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 // count its asks through it.
 type registry interface {
 	Snapshot(ctx context.Context, key string) (tripwire.Snapshot, error)
+	State(key string) (state.State, error)
 	Snapshots(ctx context.Context, f tripwire.Filter, fn func(tripwire.Snapshot) bool) error
 	Subscribe(fn func(state.Transition)) (unsubscribe func())
 	ForceOpen(ctx context.Context, key string) error

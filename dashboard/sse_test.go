@@ -87,10 +87,11 @@ func (f *fixture) follow(t *testing.T, query string) *events {
 	return e
 }
 
-// next returns the next event named name, skipping others, within 10 s.
+// next returns the next event named name, skipping others, within
+// hangBound.
 func (e *events) next(t *testing.T, name string) sse {
 	t.Helper()
-	deadline := time.NewTimer(10 * time.Second)
+	deadline := time.NewTimer(hangBound)
 	defer deadline.Stop()
 	for {
 		select {
@@ -101,16 +102,16 @@ func (e *events) next(t *testing.T, name string) sse {
 		case <-e.ended:
 			t.Fatalf("stream ended before a %q event", name)
 		case <-deadline.C:
-			t.Fatalf("no %q event within 10s", name)
+			t.Fatalf("no %q event within %v", name, hangBound)
 		}
 	}
 }
 
-// waitEnd reads the events left until the stream ends, for 10 s at most,
-// and returns their names.
+// waitEnd reads the events left until the stream ends, for hangBound at
+// most, and returns their names.
 func (e *events) waitEnd(t *testing.T) []string {
 	t.Helper()
-	deadline := time.NewTimer(10 * time.Second)
+	deadline := time.NewTimer(hangBound)
 	defer deadline.Stop()
 	var names []string
 	for {
@@ -120,7 +121,7 @@ func (e *events) waitEnd(t *testing.T) []string {
 		case <-e.ended:
 			return names
 		case <-deadline.C:
-			t.Fatal("stream still open after 10s")
+			t.Fatalf("stream still open after %v", hangBound)
 		}
 	}
 }

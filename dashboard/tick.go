@@ -13,12 +13,19 @@ import (
 const refreshBudget = 256
 
 // run ticks every refresh while a stream follows the board, and takes a
-// census when one is due and someone looks. It returns when ctx ends,
-// after the census under way, if any, has stopped.
+// census when one is due and someone looks. It returns when ctx ends, or
+// at the first tick after the registry has shut down (so a handler never
+// closed does not outlive its registry), after the census under way, if
+// any, has stopped.
 func (b *board) run(ctx context.Context) {
 	t := time.NewTicker(b.refresh)
 	defer t.Stop()
 	var census chan censusResult
+	defer func() {
+		if census != nil {
+			<-census
+		}
+	}()
 	for {
 		if census == nil {
 			if keep := b.censusKeep(time.Now()); keep != nil {
@@ -28,13 +35,13 @@ func (b *board) run(ctx context.Context) {
 		}
 		select {
 		case <-ctx.Done():
-			if census != nil {
-				<-census
-			}
 			return
 		case <-b.wake:
 		case <-t.C:
-			b.tick()
+			if b.tick() {
+				b.readyOnce.Do(func() { close(b.ready) }) // no census will come: a look waits no more
+				return
+			}
 		case res := <-census:
 			b.merge(res)
 			census = nil
@@ -44,15 +51,19 @@ func (b *board) run(ctx context.Context) {
 
 // tick picks every view's keys, asks their breakers and some marked ones,
 // then tells the views. Once the registry is down it only tells them, so
-// their streams end.
-func (b *board) tick() {
+// their streams end, and reports that it is.
+func (b *board) tick() (down bool) {
+	gone := shutDown(b.reg) // no breaker asked: at no cost to an idle board
 	b.mu.Lock()
-	if len(b.views) == 0 || b.down {
+	if gone {
+		b.down = true
+	}
+	if down = b.down; len(b.views) == 0 || down {
 		for v := range b.views {
 			v.poke()
 		}
 		b.mu.Unlock()
-		return
+		return down
 	}
 	shown := map[string]bool{}
 	var keys []string
@@ -87,6 +98,7 @@ func (b *board) tick() {
 	for v := range b.views {
 		v.poke()
 	}
+	return false
 }
 
 // stale returns up to refreshBudget marked keys not shown, least recently

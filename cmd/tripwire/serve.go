@@ -17,6 +17,7 @@ import (
 	"github.com/tripwire-go/tripwire/dashboard"
 	demopkg "github.com/tripwire-go/tripwire/internal/demo"
 	"github.com/tripwire-go/tripwire/internal/system"
+	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 
 func init() {
@@ -81,7 +82,7 @@ func runServe(ctx context.Context, o serveOptions, stdout io.Writer, ready func(
 	if err != nil {
 		return err
 	}
-	h, err := dashboard.New(reg, serveDashboard(metrics, "tripwire serve")...)
+	h, err := dashboard.New(reg, serveDashboard(metrics, "tripwire serve", dashboard.WithCrash(func(ctx context.Context, key string) error { return tripwiretest.Crash(ctx, reg, key) }))...)
 	if err != nil {
 		return err
 	}

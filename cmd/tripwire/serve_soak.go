@@ -135,8 +135,8 @@ func (d *soakDashboard) watch(live *soak.Live) (stop func()) {
 // counts it with its own crashes (soak.Live.Crash), so its check that every
 // crash restarted its breaker once still holds. Once the load is over a
 // crash is refused as the registry refuses one after shutdown (503).
-func soakCrash(live *soak.Live) func(key string) error {
-	return func(key string) error {
+func soakCrash(live *soak.Live) func(ctx context.Context, key string) error {
+	return func(_ context.Context, key string) error {
 		err := live.Crash(key)
 		if errors.Is(err, soak.ErrRunOver) {
 			return fmt.Errorf("%w: %w", tripwire.ErrShutdown, err)

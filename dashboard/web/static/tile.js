@@ -12,8 +12,9 @@ export function make(key) {
   const f = {
     badge: el.querySelector(".badge"), forced: el.querySelector(".force-badge"),
     note: el.querySelector(".note"), since: el.querySelector(".since"),
-    ok: el.querySelector(".mix .ok"), bad: el.querySelector(".mix .bad"), rej: el.querySelector(".mix .rej"),
+    mixOk: el.querySelector(".mix .ok"), mixBad: el.querySelector(".mix .bad"), mixRej: el.querySelector(".mix .rej"),
   };
+  // the figures, by their data-f (names apart from the bar's above)
   el.querySelectorAll("[data-f]").forEach((d) => { f[d.dataset.f] = d; });
   // each field's text node, written in place: cheaper than textContent
   for (const name of Object.keys(f)) {
@@ -21,7 +22,7 @@ export function make(key) {
     f[name] = { el: f[name], text: f[name].firstChild };
   }
   buttons(el.querySelector(".actions"), key);
-  return { el, f, text: {}, row: null, since: 0, retry: 0 };
+  return { el, f, text: {}, row: null, since: 0, retry: 0, down: 0 };
 }
 
 function set(t, name, text) {
@@ -39,7 +40,8 @@ export function paint(t) {
   set(t, "forced", forced);
   if (t.f.forced.el.hidden !== !forced) t.f.forced.el.hidden = !forced;
   set(t, "rate", rate(r.calls_per_second));
-  set(t, "err", percent(r.error_percent));
+  // no call with a verdict (an open circuit that only rejects): no error percent, not 0 %
+  set(t, "err", r.verdicts ? percent(r.error_percent) : "–");
   set(t, "rej", rate(r.rejected_per_second));
   set(t, "inflight", count(r.in_flight));
   set(t, "p50", millis(l.p50_ms));
@@ -61,13 +63,15 @@ function mix(t, c) {
   const key = all ? w(c.successes) + w(c.failures) + w(rej) : "";
   if (t.text.mix === key) return;
   t.text.mix = key;
-  t.f.ok.el.style.width = w(c.successes || 0);
-  t.f.bad.el.style.width = w(c.failures || 0);
-  t.f.rej.el.style.width = w(rej);
+  t.f.mixOk.el.style.width = w(c.successes || 0);
+  t.f.mixBad.el.style.width = w(c.failures || 0);
+  t.f.mixRej.el.style.width = w(rej);
 }
 
 // note writes the texts that count with time: the countdown while open,
-// the reason, the time in state.
+// the reason, the time in state — or, while not closed, how long the
+// outage has lasted (from when the circuit left closed, not from its last
+// re-open; "≥" if the server did not see it begin).
 export function note(t) {
   const r = t.row, now = serverNow();
   let text;
@@ -79,6 +83,8 @@ export function note(t) {
   else if (r.severity === "failing") text = "failing" + (r.reason ? " · " + reason(r.reason) : "");
   else text = reason(r.reason) || "healthy";
   set(t, "note", text);
-  set(t, "since", t.since ? "for " + span(now - t.since) : "");
+  let since = t.since ? "for " + span(now - t.since) : "";
+  if (r.state !== "closed" && t.down) since = "down for " + (r.down_at_least ? "≥ " : "") + span(now - t.down);
+  set(t, "since", since);
 }
 

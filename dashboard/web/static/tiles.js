@@ -20,6 +20,7 @@ export function apply(row) {
   }
   if (!t.row || t.row.since !== row.since) t.since = row.since ? Date.parse(row.since) : 0;
   if (!t.row || t.row.retry_at !== row.retry_at) t.retry = row.retry_at ? Date.parse(row.retry_at) : 0;
+  if (!t.row || t.row.down_since !== row.down_since) t.down = row.down_since ? Date.parse(row.down_since) : 0;
   t.row = row;
   paint(t);
 }
@@ -47,6 +48,9 @@ export function transition(tr) {
   else if (tr.reason === "reset" || tr.reason === "restarted") r.forced = "not_forced";
   if (tr.reason === "restarted") r.restarts = (r.restarts || 0) + 1;
   r.retry_at = ""; // the next row says when it half-opens
+  // an outage begins when the circuit leaves closed, and ends when it closes
+  if (tr.from === "closed" && tr.to !== "closed") { r.down_since = tr.at; r.down_at_least = false; }
+  else if (tr.to === "closed") { r.down_since = ""; r.down_at_least = false; }
   r.severity = tr.to !== "closed" ? tr.to : r.forced === "forced_closed" ? "forced" : r.severity === "failing" ? "failing" : "healthy";
   apply(r);
   // a flash of its new colour, without forcing a layout as restarting a
