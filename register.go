@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -14,8 +15,9 @@ import (
 
 // Register adds a breaker for key in front of target. Zero settings fields
 // take their defaults. It waits for the registry's supervisor to take the
-// key until ctx ends; a ctx that ends first returns its error, and the key
-// may still be registered then.
+// key until ctx ends (at most 5 s if ctx has no deadline: then ErrTimeout);
+// a ctx that ends first returns its error, and the key may still be
+// registered then.
 func (r *Registry) Register(ctx context.Context, key string, target Target, s Settings) error {
 	_, err := r.register(ctx, key, target, s, false)
 	return err
@@ -100,8 +102,9 @@ func (r *Registry) isOwn(pid *actor.PID) bool {
 
 // Unregister stops key's breaker and removes the key. Calls it had in flight
 // get ErrShutdown; later calls get ErrUnknownKey. It waits for the
-// registry's supervisor to remove the key until ctx ends; a ctx that ends
-// first leaves the removal under way.
+// registry's supervisor to remove the key until ctx ends (at most 5 s if
+// ctx has no deadline: then ErrTimeout); a ctx that ends first leaves the
+// removal under way.
 func (r *Registry) Unregister(ctx context.Context, key string) error {
 	if r.unusable() {
 		return errNoRegistry
@@ -120,13 +123,22 @@ func (r *Registry) Unregister(ctx context.Context, key string) error {
 	return r.await(ctx, reply)
 }
 
-// await waits for the supervisor's answer, for ctx or for Shutdown.
+// await waits for the supervisor's answer, for ctx (at most askTimeout if
+// it has no deadline) or for Shutdown.
 func (r *Registry) await(ctx context.Context, reply chan error) error {
+	var timeout <-chan time.Time
+	if _, ok := ctx.Deadline(); !ok {
+		t := time.NewTimer(askTimeout)
+		defer t.Stop()
+		timeout = t.C
+	}
 	select {
 	case err := <-reply:
 		return err
 	case <-ctx.Done():
 		return contextError(ctx)
+	case <-timeout:
+		return fmt.Errorf("%w: the registry's supervisor did not answer in %v", ErrTimeout, askTimeout)
 	case <-r.stopping:
 		select {
 		case err := <-reply:

@@ -8,7 +8,6 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
-	"github.com/tripwire-go/tripwire/internal/tuning"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -18,8 +17,7 @@ var errDown = errors.New("the dependency is down")
 // workers (a function target's) or the callers (an actor target's) answer
 // its quiet successes without its breaker's turn.
 func hotFromTheStart(t *testing.T) {
-	tuning.HotCalls = 1
-	t.Cleanup(func() { tuning.HotCalls = tuning.DefaultHotCalls })
+	testkit.HotCalls(t, 1)
 }
 
 func TestAHotKeysQuietSuccessesAreCountedOnceAndItsFailuresStillOpenIt(t *testing.T) {

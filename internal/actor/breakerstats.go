@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/internal/tuning"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -17,7 +16,7 @@ func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) 
 	n := s.record(w, t, now, d, measured, cell)
 	// (An actor target's key with a classifier of its own classifies its
 	// replies on a worker, which then posts them: it takes no lane.)
-	if t == tSuccess && n >= tuning.HotCalls && (b.cfg.Target.Func != nil || b.rules.Classify == nil) && cell.hot.Load() == nil {
+	if t == tSuccess && n >= hotCalls && (b.cfg.Target.Func != nil || b.rules.Classify == nil) && cell.hot.Load() == nil {
 		cell.hot.Store(newHotLane(w.origin)) // hot: its workers count its successes from now on
 	}
 	if !b.draining {

@@ -19,7 +19,7 @@ import (
 // takes what the shards counted into its window (take) when it counts
 // anything else or reads its statistics, and before it lets the window go.
 //
-// A key gets a lane once tuning.HotCalls successes of one epoch went through its
+// A key gets a lane once hotCalls successes of one epoch went through its
 // breaker's turns; it keeps it while it has a window. A lane costs about a
 // kilobyte a shard, so a quiet key never has one.
 

@@ -11,19 +11,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
-	"github.com/tripwire-go/tripwire/internal/tuning"
 	"github.com/tripwire-go/tripwire/state"
 )
 
 // hotAt makes a key hot after n successes of one epoch, for the test.
 func hotAt(t *testing.T, n uint32) {
-	tuning.HotCalls = n
-	t.Cleanup(func() { tuning.HotCalls = tuning.DefaultHotCalls })
+	hotCalls = n
+	t.Cleanup(func() { hotCalls = defaultHotCalls })
 }
 
 // heat makes r's key hot: hotCalls successes through its breaker's turns.
 func (r *rig) heat() {
-	for range tuning.HotCalls {
+	for range hotCalls {
 		require.NoError(r.t, (<-r.do(context.Background(), "ok")).Err)
 	}
 	synctest.Wait() // the breaker counts a call after it has answered it

@@ -38,18 +38,18 @@ type Courier interface {
 	Deliver(*Ask)
 }
 
-// NewAsk sends msg to target with p's Router address and a fresh RequestId
+// newAsk sends msg to target with p's Router address and a fresh RequestId
 // as its sender, through s, and the call's deadline (if not zero) in the
 // sender (SenderDeadline), and in the envelope's DeadlineHeader too where
 // header says so. The reply goes to courier. It never blocks;
 // sending to a target that cannot take the message reports ErrTargetDown.
-func NewAsk(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, header Header, courier Courier, classify Classifier) *Ask {
+func newAsk(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, header Header, courier Courier, classify Classifier) *Ask {
 	a := &Ask{}
 	a.Start(p, s, target, msg, deadline, header, courier, classify)
 	return a
 }
 
-// Start is NewAsk for an Ask that lives inside another value (a breaker's
+// Start is newAsk for an Ask that lives inside another value (a breaker's
 // call), saving its allocation. An Ask is started once; once its router has
 // let go of it (its reply came, or it was abandoned) it may be started
 // again, as a new ask.

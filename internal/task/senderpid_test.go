@@ -21,7 +21,7 @@ func TestAnAsksSenderPIDNamesItsRouterWithoutTheProcessRegistry(t *testing.T) {
 		// of the process registry (only Close does that, and it marks the
 		// router closed too: not here)
 		target, got := holdAll(sys), make(courier, 1)
-		NewAsk(p, &Sender{}, target, "late", time.Time{}, HeaderRemote, got, nil)
+		newAsk(p, &Sender{}, target, "late", time.Time{}, HeaderRemote, got, nil)
 		r := p.Replies()
 		sys.ProcessRegistry.Remove(&actor.PID{Address: sys.ProcessRegistry.Address, Id: r.id})
 

@@ -49,3 +49,10 @@ func Register(tb testing.TB, reg *tripwire.Registry, key string, target tripwire
 // Workers is the number of reg's worker goroutines running function
 // targets, busy or idle (see internal/hook).
 func Workers(reg *tripwire.Registry) int { return hook.Workers(reg) }
+
+// HotCalls makes n successes a second make a key hot (its workers answer
+// its quiet successes themselves: the hot lane), until tb ends. Call it
+// before the registry starts, and not in a parallel test.
+func HotCalls(tb testing.TB, n uint32) {
+	tb.Cleanup(hook.HotCalls(n))
+}

@@ -21,8 +21,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/hook"
 	"github.com/tripwire-go/tripwire/internal/system"
-	"github.com/tripwire-go/tripwire/internal/tuning"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -59,9 +59,8 @@ func TestRegistryModel(t *testing.T) {
 		// Half the cases make every key hot after its first success, so
 		// that its workers take its quiet successes (actor/hotlane.go).
 		if rapid.Bool().Draw(t, "hot") {
-			tuning.HotCalls = 1
+			defer hook.HotCalls(1)()
 		}
-		defer func() { tuning.HotCalls = tuning.DefaultHotCalls }()
 		rapid.SyncTest(t, func(t *rapid.T) {
 			s := start(t)
 			defer func() {
