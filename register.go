@@ -118,6 +118,9 @@ func (r *Registry) Unregister(ctx context.Context, key string) error {
 	if r.closed.Load() {
 		return ErrShutdown
 	}
+	if ctx.Err() != nil {
+		return contextError(ctx)
+	}
 	reply := make(chan error, 1)
 	r.sys.Root.Send(r.sup, &supervisor.Unregister{Key: key, Reply: reply})
 	return r.await(ctx, reply)
