@@ -40,7 +40,7 @@ var implementation = []string{"internal/actor", "internal/task", "internal/regis
 // for 60 of them at the top level; see docs/architecture.md).
 const (
 	rootBudget           = 60
-	implementationBudget = 145
+	implementationBudget = 154
 )
 
 // pkgs loads the module's packages from their export data.
@@ -131,11 +131,12 @@ func listing(pkg *types.Package) []string {
 		if !obj.Exported() {
 			continue
 		}
-		lines = append(lines, types.ObjectString(obj, qual))
 		tn, ok := obj.(*types.TypeName)
 		if !ok || tn.IsAlias() {
+			lines = append(lines, types.ObjectString(obj, qual))
 			continue
 		}
+		lines = append(lines, typeLines(tn, qual)...)
 		for _, ptr := range []bool{false, true} {
 			var typ types.Type = tn.Type()
 			if ptr {
@@ -158,8 +159,54 @@ func listing(pkg *types.Package) []string {
 	return lines
 }
 
-// names counts a listing's names: its top-level objects and methods.
-func names(lines []string) int { return len(lines) }
+// typeLines lists a named type: a struct's exported fields and an
+// interface's exported methods on lines of their own, so that a change of
+// what a program cannot see changes no line.
+func typeLines(tn *types.TypeName, qual types.Qualifier) []string {
+	head := "type " + tn.Name()
+	if tp := tn.Type().(*types.Named).TypeParams(); tp.Len() > 0 {
+		var ps []string
+		for i := range tp.Len() {
+			ps = append(ps, tp.At(i).Obj().Name()+" "+types.TypeString(tp.At(i).Constraint(), qual))
+		}
+		head += "[" + strings.Join(ps, ", ") + "]"
+	}
+	switch u := tn.Type().Underlying().(type) {
+	case *types.Struct:
+		lines := []string{head + " struct"}
+		for i := range u.NumFields() {
+			if f := u.Field(i); f.Exported() {
+				line := fmt.Sprintf("field %s.%s %s", tn.Name(), f.Name(), types.TypeString(f.Type(), qual))
+				if tag := u.Tag(i); tag != "" {
+					line += " `" + tag + "`" // JSON names are API too
+				}
+				lines = append(lines, line)
+			}
+		}
+		return lines
+	case *types.Interface:
+		lines := []string{head + " interface"}
+		for i := range u.NumMethods() {
+			if m := u.Method(i); m.Exported() {
+				lines = append(lines, fmt.Sprintf("method (%s) %s%s", tn.Name(), m.Name(), strings.TrimPrefix(types.TypeString(m.Type(), qual), "func")))
+			}
+		}
+		return lines
+	}
+	return []string{head + " " + types.TypeString(tn.Type().Underlying(), qual)}
+}
+
+// names counts a listing's names: its top-level objects and methods, not
+// the fields of its structs.
+func names(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "field ") {
+			n++
+		}
+	}
+	return n
+}
 
 func root(t *testing.T) string {
 	t.Helper()

@@ -83,7 +83,11 @@ func (rc *remoteCaller) next(t *testing.T, to string, deadline time.Time) transi
 		case l := <-rc.lines:
 			var tr transition
 			var ns int64
-			if _, err := fmt.Sscanf(l, "T %d %s %s %s", &ns, &tr.from, &tr.to, &tr.reason); err != nil {
+			var reason string
+			if _, err := fmt.Sscanf(l, "T %d %s %s %s", &ns, &tr.from, &tr.to, &reason); err != nil {
+				t.Fatalf("caller line %q: %v", l, err)
+			}
+			if err := tr.reason.UnmarshalText([]byte(reason)); err != nil {
 				t.Fatalf("caller line %q: %v", l, err)
 			}
 			tr.at = time.Unix(0, ns)
