@@ -10,11 +10,16 @@
 //	rcpt, err := billing.Call(ctx, inv)
 //	if errors.Is(err, tripwire.ErrOpen) { ... }
 //
-// Each key has a breaker actor (the control plane) that never blocks: it hands
-// every admitted call to a worker (the data plane) and answers the caller
-// when the outcome comes back. After Threshold consecutive failures the
-// breaker opens and callers get ErrOpen at once, without a message to the
-// breaker; after OpenTimeout it admits a probe.
+// Each key has a breaker actor (the control plane) that owns the circuit and
+// never blocks, and supervised workers (the data plane) that call the
+// target. A call takes one of three routes: on a closed, hot key the caller
+// admits it against the state the breaker publishes, and a worker runs it
+// and answers the caller itself; on a closed, cold key the worker reports
+// the outcome to the breaker's turn, which answers; everything else —
+// failures, probes, deadlines, transitions — goes through the breaker's
+// turns. While the circuit is open (after Threshold consecutive failures, by
+// default) callers get ErrOpen at once, without a message; after OpenTimeout
+// probes go through. A crashed breaker restarts closed under the same key.
 //
 // # Calls
 //
@@ -34,7 +39,7 @@
 // # Contexts
 //
 // Every method that may wait takes a context first: [Registry.Register] and
-// [Registry.Unregister] wait for the registry's supervisor until ctx ends;
+// [Registry.Unregister] wait for the registry's supervisor, and
 // [Registry.Snapshot], [Registry.ForceOpen], [Registry.ForceClose],
 // [Registry.Reset], [Registry.ProbeNow] and [Registry.Update] wait for the
 // key's breaker until ctx ends, at most 5 s if ctx has no deadline (then

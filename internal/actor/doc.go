@@ -1,58 +1,64 @@
-// Package actor is Tripwire's control plane — one breaker actor per key — and
-// the home of the call protocol: every place that may answer a call is here.
+// Package actor is Tripwire's implementation of the control plane — one
+// breaker actor per key — and of the call protocol. It carries no
+// compatibility promise: it lives under internal/ and exports only what
+// another package of the module needs.
+//
+// # The three routes of a call
+//
+// A call (Caller.Do) takes one of three routes; the key's Cell publishes
+// what a caller needs to pick it without a message:
+//
+//  1. Closed and hot. The caller admits the call against the closed
+//     circuit's generation the Cell publishes (admitted.go) and hands it to
+//     a worker; the worker checks the circuit has not moved, runs the
+//     target, and on a quiet success answers the caller itself, counting
+//     the success on its processor's shard of the key's statistics
+//     (hotlane.go). The breaker learns the counts later. An actor target's
+//     reply comes to its caller, which does the same.
+//  2. Closed and cold. As 1, but the worker (or the ask's caller) posts the
+//     outcome to the key's Mailbox, and the breaker's turn counts it and
+//     answers.
+//  3. Everything else goes through the breaker's turns: a call the circuit
+//     must decide (half-open probes, a call posted while the circuit moved),
+//     every failure, deadlines (the breaker's tick, or the caller's backstop
+//     posting the deadline of a call it admitted), withdrawals, target
+//     deaths, crashes, control, transitions. While the circuit is open the
+//     caller answers itself with the rejection the Cell publishes, and sends
+//     nothing.
+//
+// # Who answers a call
+//
+// Every call gets exactly one answer, from whoever settles it first (a
+// Call carries its own reply channel and settles once):
+//
+//   - the caller itself: ErrOpen or ErrOverloaded before anything is sent;
+//     context.Canceled when its context ends (Withdraw); ErrTimeout from its
+//     backstop at the deadline plus ReplyGrace, should the breaker be too
+//     busy to answer in time (backstop.go);
+//   - a hot key's worker (or an actor target's caller), with a quiet
+//     success (route 1, Call.Finish);
+//   - the breaker, with the target's answer or ErrTimeout, ErrTargetDown,
+//     ... (route 2 and 3; breaker.end is where every call in its table ends);
+//   - the supervisor, with ErrBreakerRestarted for the call whose message a
+//     crashing breaker was handling (internal/supervisor/strategy.go);
+//   - the key's Mailbox, once the key is gone (unregistered, shut down,
+//     forgotten), with the reason.
 //
 // # The breaker
 //
 // A breaker owns a state.Circuit, the table of the calls in flight it
-// admitted (a heap by deadline, with one timer at the earliest; the calls its
-// callers admitted while the circuit is closed are not in it), the recovery
-// timer and the idle check. It never blocks: a forwarded call goes to the task package (a pool
-// worker for a function target, an Ask for an actor target, sent from a
-// worker if the target might block its sender) and its task.Completion comes
-// back as a message. The state callers read without a message (the published
-// circuit state, the rejection they get while it is open, the calls in
-// flight) lives in the key's Cell, which outlives the breaker's incarnations.
+// admitted (a heap by deadline, with one tick at the earliest), the recovery
+// timer and the idle check. It never blocks: a call it forwards goes to the
+// task package (a pool worker for a function target, an Ask for an actor
+// target, sent from a worker if the target might block its sender) and its
+// task.Completion comes back as a message. The Mailbox belongs to the key
+// and outlives crash-restarts, the fresh breaker the supervisor spawns when
+// protoactor gives up on one that crashes too often, and passivation: a
+// call is never lost and never sent twice. A crash hands the calls in
+// flight to the next breaker (Cell.orphan and adopt): they keep their
+// deadlines, and their targets' answers still reach their callers, counting
+// for nothing (a stale generation).
 //
-// # The call protocol
-//
-// A caller (Caller.Do) makes a Call — which carries its own reply channel —
-// posts it to its key's Mailbox, and waits on that channel and its context
-// only. While the key's circuit is closed the caller admits the call itself
-// instead, and hands it to a worker or sends its ask (admitted.go): the
-// breaker learns of it from its end. The call gets exactly one answer, from whoever
-// settles it first:
-//
-//   - the breaker, with the target's answer, ErrOpen, or ErrTimeout when its
-//     deadline passes (its end method is where every call in flight ends;
-//     the deadline of a call its caller admitted is posted to it by the
-//     caller's backstop);
-//   - the worker that ran a hot key's function target, with its success,
-//     while the circuit is closed and a success changes nothing in it: it
-//     counts the success on its processor's shard of the key's statistics,
-//     which the breaker takes into its window later (hotlane.go);
-//   - the caller itself: Withdraw when its context is cancelled, and its
-//     backstop timer, ErrTimeout at the deadline plus ReplyGrace, should the
-//     breaker be too busy to answer in time (backstop.go: a timer each
-//     pooled call keeps, armed, from one use to the next, so a use costs
-//     it no timer operation);
-//   - the supervisor, with ErrBreakerRestarted for the call whose message a
-//     crashing breaker was handling;
-//   - the key's mailbox, once the key is gone, with the reason.
-//
-// An actor target's reply comes to the ask's caller first (Reply): the
-// caller, not the target's goroutine, classifies it (on a worker if the key
-// has a classifier of its own) and posts the completion to the mailbox.
-//
-// The Mailbox belongs to the key. It outlives crash-restarts, the fresh
-// breaker the supervisor spawns when protoactor gives up on one that crashes
-// too often, and passivation: between a breaker's stop and the supervisor's
-// verdict messages wait in it; a passivated key's mailbox wakes the key with
-// the first message posted; a key that is gone answers what is posted. So a
-// call is never lost and never sent twice. A crash hands the calls in flight
-// to the next breaker (Cell.orphan and adopt): they keep their deadlines, and
-// their targets' answers still reach their callers, counting for nothing (a
-// stale generation).
-//
-// A call of an actor target, once answered from its target's reply, is
-// referred to by nothing but its caller and is reused (Caller's pool).
+// A call, once answered from its target's outcome, is referred to by
+// nothing but its caller and is reused (Caller's pool).
 package actor

@@ -1,5 +1,10 @@
-// Package registry maps keys to breakers. Reads are lock-free (an atomically
-// swapped immutable map), so the call path resolves a key again on every call
-// and always finds the breaker that currently serves it; only the supervisor
-// (and Shutdown) write.
+// Package registry is Tripwire's implementation of the key table. It
+// carries no compatibility promise: it lives under internal/ and exports
+// only what another package of the module needs.
+//
+// Reads are lock-free (a hash table whose buckets are immutable lists, each
+// replaced whole by one atomic store), so the call path resolves a key again
+// on every call and always finds the entry that currently serves it; a write
+// is O(1) amortized at any key count. Only the supervisor (and Shutdown)
+// write.
 package registry

@@ -1,7 +1,13 @@
-// Package supervisor is the parent actor of every breaker of a registry. It
-// spawns breakers, restarts a crashed one closed with zero failures (the
-// caller whose message crashed it gets ErrBreakerRestarted), and when
+// Package supervisor is Tripwire's implementation of the owner of every
+// breaker of a registry. It carries no compatibility promise: it lives under
+// internal/ and exports only what another package of the module needs.
+//
+// Breakers are root actors under a guardian that runs the supervisor's
+// strategy. It spawns them on their key's mailbox, restarts a crashed one
+// closed with zero failures (the caller whose message crashed it gets
+// ErrBreakerRestarted: the one answer the supervisor gives), and when
 // protoactor gives up on a breaker that crashes too often it starts a fresh
-// one under a new actor name and points the key at it: a key never disappears
-// because its breaker crashed. It is the only writer of the registry.
+// one on the same mailbox: a key never disappears because its breaker
+// crashed. It wakes a passivated key, forgets one to make room
+// (WithMaxKeys), and is the only writer of the key table.
 package supervisor
