@@ -75,38 +75,47 @@ func (r *Registry) call(ctx context.Context, key string, msg any, f Factory, wan
 			return nil, err
 		}
 	}
+	callTimeout, max, _, err := r.gate(ctx, e, msg, want)
+	if err != nil {
+		return nil, err
+	}
+	return r.forward(ctx, e, msg, callTimeout, max, start, f)
+}
+
+// gate is the one prelude of every call whose key is resolved (Call,
+// CallWith, a Handle's Call, Request, a call whose key was made again): it
+// refuses bad input — a message the target does not take, an answer type it
+// never gives (want, nil: any) — which counts nowhere, and fails fast, an
+// open circuit's rejection or MaxInFlight's refusal (refused), counted as
+// the key's. Otherwise the call holds one of the key's MaxInFlight slots
+// (max, see Cell.Admit) until it has its answer and its target is done with
+// it, and has callTimeout to run.
+func (r *Registry) gate(ctx context.Context, e *registry.Entry, msg any, want reflect.Type) (callTimeout time.Duration, max int, refused bool, err error) {
 	t := &e.Config.Target
 	if want != nil {
 		if err := checkReply(t, want); err != nil {
-			return nil, err
+			return 0, 0, false, err
 		}
 	}
-	if t.Checks() && e.Cell.Rejecting() { // bad input is refused as such, and counts nowhere
+	if t.Checks() && e.Cell.Rejecting() { // bad input is refused as such, even while open
 		if err := r.checkMessage(t, msg); err != nil {
-			return nil, err
+			return 0, 0, false, err
 		}
 	}
 	if oe := e.Cell.Reject(); oe != nil {
 		r.calls.Rejected(ctx, &e.Config)
-		return nil, oe
+		return 0, 0, true, oe
 	}
-	return r.admitted(ctx, e, msg, start, f)
-}
-
-// admitted is Call for a key whose circuit was not rejecting a moment ago.
-// start is when the call began, if it waited for the factory (else zero);
-// f makes the key again if it is forgotten meanwhile (nil: none).
-func (r *Registry) admitted(ctx context.Context, e *registry.Entry, msg any, start time.Time, f Factory) (any, error) {
-	if err := r.checkMessage(&e.Config.Target, msg); err != nil {
-		return nil, err
+	if err := r.checkMessage(t, msg); err != nil {
+		return 0, 0, false, err
 	}
-	callTimeout, max := e.Config.Limits()
+	callTimeout, max = e.Config.Limits()
 	if !e.Cell.Admit(max) {
 		e.Cell.CountOverloaded()
 		r.calls.Rejected(ctx, &e.Config)
-		return nil, ErrOverloaded
+		return 0, 0, true, ErrOverloaded
 	}
-	return r.forward(ctx, e, msg, callTimeout, max, start, f)
+	return callTimeout, max, false, nil
 }
 
 // forward sends a call to the key's breaker and waits for its answer,

@@ -25,9 +25,6 @@ func (r *Registry) remade(ctx context.Context, old *registry.Entry, msg any, f F
 			return nil, ErrTimeout
 		}
 		e, err := r.resolve(ctx, key, f, deadline)
-		if err == nil {
-			err = r.checkMessage(&e.Config.Target, msg)
-		}
 		if err != nil {
 			if errors.Is(err, ErrTooManyKeys) {
 				r.calls.RefusedKey()
@@ -35,15 +32,8 @@ func (r *Registry) remade(ctx context.Context, old *registry.Entry, msg any, f F
 			r.calls.Abandon(span, err)
 			return nil, err
 		}
-		_, max := e.Config.Limits()
-		if oe := e.Cell.Reject(); oe != nil {
-			err = oe // not assigned above: a nil *OpenError is no nil error
-		} else if !e.Cell.Admit(max) {
-			e.Cell.CountOverloaded()
-			err = ErrOverloaded
-		}
+		_, max, _, err := r.gate(ctx, e, msg, nil)
 		if err != nil {
-			r.calls.Rejected(ctx, &e.Config)
 			r.calls.Abandon(span, err)
 			return nil, err
 		}

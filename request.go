@@ -37,18 +37,13 @@ func (r *Registry) Request(actx actor.Context, key string, msg any) error {
 		// Not yet made: the factory runs off the actor's goroutine.
 		return r.request(self, key, msg, func() (any, error) { return r.call(context.Background(), key, msg, r.factory, nil) })
 	}
-	if err := r.checkMessage(&e.Config.Target, msg); err != nil {
+	callTimeout, max, refused, err := r.gate(context.Background(), e, msg, nil)
+	switch {
+	case refused: // answered at once, as the breaker would have
+		r.reject(e, self, msg, err)
+		return nil
+	case err != nil: // bad input: no Reply comes
 		return err
-	}
-	if oe := e.Cell.Reject(); oe != nil {
-		r.reject(e, self, msg, oe)
-		return nil
-	}
-	callTimeout, max := e.Config.Limits()
-	if !e.Cell.Admit(max) {
-		e.Cell.CountOverloaded()
-		r.reject(e, self, msg, ErrOverloaded)
-		return nil
 	}
 	err = r.request(self, key, msg, func() (any, error) {
 		return r.forward(context.Background(), e, msg, callTimeout, max, time.Time{}, r.factory)
@@ -79,15 +74,11 @@ func (r *Registry) request(self *actor.PID, key string, msg any, call func() (an
 	return nil
 }
 
-// reject answers a request at once, as the breaker would have.
+// reject answers a request at once, as the breaker would have (gate
+// counted it).
 func (r *Registry) reject(e *registry.Entry, self *actor.PID, msg any, err error) {
-	r.observeRejection(e)
 	if sendhook.On {
 		sendhook.Sent(msg)
 	}
 	r.sys.Root.Send(self, &Reply{Key: e.Key, Request: msg, Err: err})
-}
-
-func (r *Registry) observeRejection(e *registry.Entry) {
-	r.calls.Rejected(context.Background(), &e.Config)
 }
