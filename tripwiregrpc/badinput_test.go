@@ -14,6 +14,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/testkit/grpcfake"
 	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwiregrpc"
 )
@@ -21,10 +22,10 @@ import (
 var errNoTenant = errors.New("no tenant in the metadata")
 
 // okInvoker answers every call.
-func okInvoker() *fakeInvoker {
-	return &fakeInvoker{fn: func(_ context.Context, req, reply any, _ []grpc.CallOption) error {
+func okInvoker() *grpcfake.Invoker {
+	return &grpcfake.Invoker{Fn: func(_ context.Context, req, reply any, _ []grpc.CallOption) error {
 		if m, ok := req.(*wrapperspb.StringValue); ok {
-			echoInto(m, reply)
+			grpcfake.EchoInto(m, reply)
 		}
 		return nil
 	}}
@@ -75,24 +76,24 @@ func TestBadCallsAreRefusedWithoutBeingSent(t *testing.T) {
 			call func() error
 			want []error
 		}{
-			"nil context":     {func() error { return fixed(nilCtx, "/m", "r", new(string), nil, inv.invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
+			"nil context":     {func() error { return fixed(nilCtx, "/m", "r", new(string), nil, inv.Invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
 			"nil invoker":     {func() error { return fixed(context.Background(), "/m", "r", new(string), nil, nil) }, []error{tripwiregrpc.ErrInvalidCall}},
-			"nil reply":       {func() error { return fixed(context.Background(), "/m", "r", nil, nil, inv.invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
-			"typed nil reply": {func() error { return fixed(context.Background(), "/m", "r", nilReply, nil, inv.invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
+			"nil reply":       {func() error { return fixed(context.Background(), "/m", "r", nil, nil, inv.Invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
+			"typed nil reply": {func() error { return fixed(context.Background(), "/m", "r", nilReply, nil, inv.Invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
 			"nil message": {func() error {
-				return fixed(context.Background(), "/m", "r", (*wrapperspb.StringValue)(nil), nil, inv.invoke)
+				return fixed(context.Background(), "/m", "r", (*wrapperspb.StringValue)(nil), nil, inv.Invoke)
 			}, []error{tripwiregrpc.ErrInvalidCall}},
-			"non-pointer":     {func() error { return fixed(context.Background(), "/m", "r", "reply", nil, inv.invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
-			"no connection":   {func() error { return byMethod(context.Background(), "/m", "r", new(string), nil, inv.invoke) }, []error{tripwiregrpc.ErrKey}},
-			"key func error":  {func() error { return keyed(noTenant)(context.Background(), "/m", "r", new(string), nil, inv.invoke) }, []error{tripwiregrpc.ErrKey, errNoTenant}},
-			"key func panics": {func() error { return keyed(panics)(context.Background(), "/m", "r", new(string), nil, inv.invoke) }, []error{tripwiregrpc.ErrKey}},
+			"non-pointer":     {func() error { return fixed(context.Background(), "/m", "r", "reply", nil, inv.Invoke) }, []error{tripwiregrpc.ErrInvalidCall}},
+			"no connection":   {func() error { return byMethod(context.Background(), "/m", "r", new(string), nil, inv.Invoke) }, []error{tripwiregrpc.ErrKey}},
+			"key func error":  {func() error { return keyed(noTenant)(context.Background(), "/m", "r", new(string), nil, inv.Invoke) }, []error{tripwiregrpc.ErrKey, errNoTenant}},
+			"key func panics": {func() error { return keyed(panics)(context.Background(), "/m", "r", new(string), nil, inv.Invoke) }, []error{tripwiregrpc.ErrKey}},
 			"empty key": {func() error {
-				return keyed(constKey(""))(context.Background(), "/m", "r", new(string), nil, inv.invoke)
+				return keyed(constKey(""))(context.Background(), "/m", "r", new(string), nil, inv.Invoke)
 			}, []error{tripwiregrpc.ErrKey, tripwire.ErrInvalidKey}},
 			"too long a key": {func() error {
-				return keyed(constKey(strings.Repeat("k", 257)))(context.Background(), "/m", "r", new(string), nil, inv.invoke)
+				return keyed(constKey(strings.Repeat("k", 257)))(context.Background(), "/m", "r", new(string), nil, inv.Invoke)
 			}, []error{tripwiregrpc.ErrKey, tripwire.ErrInvalidKey}},
-			"context canceled": {func() error { return fixed(canceled(), "/m", "r", new(string), nil, inv.invoke) }, []error{context.Canceled}},
+			"context canceled": {func() error { return fixed(canceled(), "/m", "r", new(string), nil, inv.Invoke) }, []error{context.Canceled}},
 		} {
 			err := tc.call()
 			for _, want := range tc.want {
@@ -108,7 +109,7 @@ func TestBadCallsAreRefusedWithoutBeingSent(t *testing.T) {
 				t.Errorf("%s: status code %v; want %v", name, c, wantCode)
 			}
 		}
-		if n := inv.calls.Load(); n != 0 {
+		if n := inv.Calls.Load(); n != 0 {
 			t.Fatalf("%d bad calls were sent", n)
 		}
 		if keys := e.Reg.Keys(); len(keys) != 0 {
@@ -151,7 +152,7 @@ func TestSettingsErrorsFailTheCallAndAreAskedAgain(t *testing.T) {
 			counted := func(k string) (tripwire.Settings, error) { asked.Add(1); return tc.settings(k) }
 			intercept := fakeInterceptor(t, e, tripwiregrpc.WithSettingsFor(counted))
 			for range 2 {
-				err := intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.invoke)
+				err := intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.Invoke)
 				if !errors.Is(err, tc.want) || !errors.Is(err, tripwire.ErrFactory) || status.Code(err) != tc.code {
 					t.Errorf("%s: %v (code %v); want %v and ErrFactory, %v", name, err, status.Code(err), tc.want, tc.code)
 				}
@@ -160,7 +161,7 @@ func TestSettingsErrorsFailTheCallAndAreAskedAgain(t *testing.T) {
 		if n := asked.Load(); n != 8 {
 			t.Fatalf("settings asked %d times; want 8: each failed call asks again", n)
 		}
-		if n := inv.calls.Load(); n != 0 {
+		if n := inv.Calls.Load(); n != 0 {
 			t.Fatalf("%d calls sent", n)
 		}
 	})
@@ -171,9 +172,9 @@ func TestAKeyOfTheProgramsOwnIsNotUsed(t *testing.T) {
 		own := tripwire.Func(func(context.Context, any) (any, error) { return "mine", nil })
 		testkit.Register(t, e.Reg, fakeKey, own, tripwire.Settings{})
 		inv := okInvoker()
-		err := fakeInterceptor(t, e)(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.invoke)
-		if !errors.Is(err, tripwire.ErrUnexpectedReply) || inv.calls.Load() != 0 {
-			t.Fatalf("call: %v, %d sent; want ErrUnexpectedReply, none sent", err, inv.calls.Load())
+		err := fakeInterceptor(t, e)(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.Invoke)
+		if !errors.Is(err, tripwire.ErrUnexpectedReply) || inv.Calls.Load() != 0 {
+			t.Fatalf("call: %v, %d sent; want ErrUnexpectedReply, none sent", err, inv.Calls.Load())
 		}
 	})
 }
@@ -187,9 +188,9 @@ func TestAKeyOfTheProgramsOwnThatEchoesIsNotASuccess(t *testing.T) {
 		testkit.Register(t, e.Reg, fakeKey, echo, tripwire.Settings{})
 		inv := okInvoker()
 		reply := wrapperspb.String("caller's")
-		err := fakeInterceptor(t, e)(context.Background(), "/m", wrapperspb.String("hi"), reply, nil, inv.invoke)
-		if !errors.Is(err, tripwire.ErrUnexpectedReply) || inv.calls.Load() != 0 || reply.GetValue() != "caller's" {
-			t.Fatalf("call: %v, %d sent, reply %q; want ErrUnexpectedReply, none sent, the reply untouched", err, inv.calls.Load(), reply.GetValue())
+		err := fakeInterceptor(t, e)(context.Background(), "/m", wrapperspb.String("hi"), reply, nil, inv.Invoke)
+		if !errors.Is(err, tripwire.ErrUnexpectedReply) || inv.Calls.Load() != 0 || reply.GetValue() != "caller's" {
+			t.Fatalf("call: %v, %d sent, reply %q; want ErrUnexpectedReply, none sent, the reply untouched", err, inv.Calls.Load(), reply.GetValue())
 		}
 	})
 }

@@ -16,25 +16,26 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/testkit/grpcfake"
 	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwiregrpc"
 )
 
 // codeInvoker answers each call with the code its request names.
-var codeInvoker = &fakeInvoker{fn: func(_ context.Context, req, reply any, _ []grpc.CallOption) error {
+var codeInvoker = &grpcfake.Invoker{Fn: func(_ context.Context, req, reply any, _ []grpc.CallOption) error {
 	switch req.(*wrapperspb.StringValue).GetValue() {
 	case "NotFound":
 		return status.Error(codes.NotFound, "no such thing")
 	case "Unavailable":
 		return status.Error(codes.Unavailable, "down")
 	}
-	echoInto(req, reply)
+	grpcfake.EchoInto(req, reply)
 	return nil
 }}
 
 func callFor(t *testing.T, intercept grpc.UnaryClientInterceptor, code string) error {
 	t.Helper()
-	return intercept(context.Background(), "/m", wrapperspb.String(code), new(wrapperspb.StringValue), nil, codeInvoker.invoke)
+	return intercept(context.Background(), "/m", wrapperspb.String(code), new(wrapperspb.StringValue), nil, codeInvoker.Invoke)
 }
 
 func TestFailureCodesChooseWhatFails(t *testing.T) {
@@ -90,11 +91,11 @@ func TestAPlainDeadlineFromBelowCountsAFailureAndACancellationNeitherWay(t *test
 		// context's errors as they are, behind a breaker that opens on the
 		// 2nd failure
 		var plain error
-		inv := &fakeInvoker{fn: func(context.Context, any, any, []grpc.CallOption) error { return plain }}
+		inv := &grpcfake.Invoker{Fn: func(context.Context, any, any, []grpc.CallOption) error { return plain }}
 		intercept := fakeInterceptor(t, e, tripwiregrpc.WithSettings(tripwire.Settings{Threshold: 2}))
 		call := func(err error) {
 			plain = err
-			_ = intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.invoke)
+			_ = intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.Invoke)
 		}
 
 		// When it returns context.DeadlineExceeded, then context.Canceled
@@ -115,7 +116,7 @@ func TestAPanickingClassifierCountsAFailureAndTheCallerStillGetsTheReply(t *test
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		intercept := fakeInterceptor(t, e, tripwiregrpc.WithClassifier(func(error) state.Verdict { panic("classifier bug") }))
 		out := new(wrapperspb.StringValue)
-		err := intercept(context.Background(), "/m", wrapperspb.String("hi"), out, nil, codeInvoker.invoke)
+		err := intercept(context.Background(), "/m", wrapperspb.String("hi"), out, nil, codeInvoker.Invoke)
 		if err != nil || out.GetValue() != "echo: hi" {
 			t.Fatalf("call: %q, %v", out.GetValue(), err)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/testkit/grpcfake"
 	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwiregrpc"
 )
@@ -29,22 +30,6 @@ const fakeKey = "fake/tripwire.test.Echo/Say"
 
 // fixedKey gives every call fakeKey.
 func fixedKey(context.Context, *grpc.ClientConn, string) (string, error) { return fakeKey, nil }
-
-// fakeInvoker is an invoker that counts its calls.
-type fakeInvoker struct {
-	calls atomic.Int64
-	fn    func(ctx context.Context, req, reply any, opts []grpc.CallOption) error
-}
-
-func (f *fakeInvoker) invoke(ctx context.Context, _ string, req, reply any, _ *grpc.ClientConn, opts ...grpc.CallOption) error {
-	f.calls.Add(1)
-	return f.fn(ctx, req, reply, opts)
-}
-
-// echoInto answers reply with "echo: " and the request's text.
-func echoInto(req, reply any) {
-	proto.Merge(reply.(proto.Message), wrapperspb.String("echo: "+req.(*wrapperspb.StringValue).GetValue()))
-}
 
 // fakeInterceptor is an interceptor on the bubble's registry, with fakeKey.
 func fakeInterceptor(t *testing.T, e *testkit.Env, opts ...tripwiregrpc.Option) grpc.UnaryClientInterceptor {
@@ -67,17 +52,17 @@ func TestCircuitTimingInFakeTime(t *testing.T) {
 		// Given a server that answers Unavailable, behind a breaker that
 		// opens on the 3rd failure for 10s
 		var up atomic.Bool
-		inv := &fakeInvoker{fn: func(_ context.Context, req, reply any, _ []grpc.CallOption) error {
+		inv := &grpcfake.Invoker{Fn: func(_ context.Context, req, reply any, _ []grpc.CallOption) error {
 			if !up.Load() {
 				return status.Error(codes.Unavailable, "down")
 			}
-			echoInto(req, reply)
+			grpcfake.EchoInto(req, reply)
 			return nil
 		}}
 		intercept := fakeInterceptor(t, e, tripwiregrpc.WithSettings(tripwire.Settings{Threshold: 3, OpenTimeout: 10 * time.Second}))
 		say := func() (string, error) {
 			out := new(wrapperspb.StringValue)
-			err := intercept(context.Background(), "/tripwire.test.Echo/Say", wrapperspb.String("hi"), out, nil, inv.invoke)
+			err := intercept(context.Background(), "/tripwire.test.Echo/Say", wrapperspb.String("hi"), out, nil, inv.Invoke)
 			return out.GetValue(), err
 		}
 
@@ -91,7 +76,7 @@ func TestCircuitTimingInFakeTime(t *testing.T) {
 		if _, err := say(); !errors.Is(err, tripwire.ErrOpen) || status.Code(err) != codes.Unavailable {
 			t.Fatalf("call to an open circuit: %v", err)
 		}
-		if n := inv.calls.Load(); n != 3 {
+		if n := inv.Calls.Load(); n != 3 {
 			t.Fatalf("%d calls invoked; want 3", n)
 		}
 		advance(10*time.Second - time.Nanosecond)
@@ -114,9 +99,9 @@ func TestACallGivenUpNeverTouchesTheCallersMessagesAgain(t *testing.T) {
 		// request and writes the reply and the header — behind a 1s
 		// CallTimeout
 		wrote := make(chan struct{})
-		inv := &fakeInvoker{fn: func(_ context.Context, req, reply any, opts []grpc.CallOption) error {
+		inv := &grpcfake.Invoker{Fn: func(_ context.Context, req, reply any, opts []grpc.CallOption) error {
 			time.Sleep(3 * time.Second)
-			echoInto(req, reply)
+			grpcfake.EchoInto(req, reply)
 			for _, o := range opts {
 				if h, ok := o.(grpc.HeaderCallOption); ok {
 					*h.HeaderAddr = metadata.Pairs("late", "yes")
@@ -131,7 +116,7 @@ func TestACallGivenUpNeverTouchesTheCallersMessagesAgain(t *testing.T) {
 		// reply and header (the race detector watches)
 		req, reply := wrapperspb.String("hi"), new(wrapperspb.StringValue)
 		var header metadata.MD
-		err := intercept(context.Background(), "/tripwire.test.Echo/Say", req, reply, nil, inv.invoke, grpc.Header(&header))
+		err := intercept(context.Background(), "/tripwire.test.Echo/Say", req, reply, nil, inv.Invoke, grpc.Header(&header))
 		if !errors.Is(err, tripwire.ErrTimeout) || status.Code(err) != codes.DeadlineExceeded {
 			t.Fatalf("call: %v; want ErrTimeout, DeadlineExceeded", err)
 		}
@@ -150,15 +135,15 @@ func TestACallGivenUpNeverTouchesTheCallersMessagesAgain(t *testing.T) {
 func TestTheInvokerGetsACopyOfTheRequestAndAReplyOfItsOwn(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		req, reply := wrapperspb.String("hi"), wrapperspb.String("stale")
-		inv := &fakeInvoker{fn: func(_ context.Context, r, out any, _ []grpc.CallOption) error {
+		inv := &grpcfake.Invoker{Fn: func(_ context.Context, r, out any, _ []grpc.CallOption) error {
 			if r == any(req) || !proto.Equal(r.(proto.Message), req) || out == any(reply) || out.(*wrapperspb.StringValue).GetValue() != "" {
 				t.Errorf("the invoker got request %v (the caller's: %v), reply %v (the caller's: %v)", r, r == any(req), out, out == any(reply))
 			}
-			echoInto(r, out)
+			grpcfake.EchoInto(r, out)
 			return nil
 		}}
 		intercept := fakeInterceptor(t, e)
-		if err := intercept(context.Background(), "/m", req, reply, nil, inv.invoke); err != nil || reply.GetValue() != "echo: hi" {
+		if err := intercept(context.Background(), "/m", req, reply, nil, inv.Invoke); err != nil || reply.GetValue() != "echo: hi" {
 			t.Fatalf("call: %q, %v; want the reply copied into the caller's, stale value gone", reply.GetValue(), err)
 		}
 	})
@@ -167,12 +152,12 @@ func TestTheInvokerGetsACopyOfTheRequestAndAReplyOfItsOwn(t *testing.T) {
 func TestANonProtobufReplyIsCopiedToo(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		type answer struct{ Text string }
-		inv := &fakeInvoker{fn: func(_ context.Context, _, out any, _ []grpc.CallOption) error {
+		inv := &grpcfake.Invoker{Fn: func(_ context.Context, _, out any, _ []grpc.CallOption) error {
 			out.(*answer).Text = "from a codec of its own"
 			return nil
 		}}
 		var got answer
-		if err := fakeInterceptor(t, e)(context.Background(), "/m", "req", &got, nil, inv.invoke); err != nil || got.Text != "from a codec of its own" {
+		if err := fakeInterceptor(t, e)(context.Background(), "/m", "req", &got, nil, inv.Invoke); err != nil || got.Text != "from a codec of its own" {
 			t.Fatalf("call: %+v, %v", got, err)
 		}
 	})
@@ -181,10 +166,13 @@ func TestANonProtobufReplyIsCopiedToo(t *testing.T) {
 func TestIdleBreakersStop(t *testing.T) {
 	logger, logs := observed()
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		inv := &fakeInvoker{fn: func(_ context.Context, req, reply any, _ []grpc.CallOption) error { echoInto(req, reply); return nil }}
+		inv := &grpcfake.Invoker{Fn: func(_ context.Context, req, reply any, _ []grpc.CallOption) error {
+			grpcfake.EchoInto(req, reply)
+			return nil
+		}}
 		intercept := fakeInterceptor(t, e)
 		call := func() error {
-			return intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.invoke)
+			return intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.Invoke)
 		}
 		if err := call(); err != nil {
 			t.Fatal(err)
@@ -197,8 +185,8 @@ func TestIdleBreakersStop(t *testing.T) {
 		if n := logs.FilterMessage("breaker passivated").Len(); n != 1 {
 			t.Fatalf("%d passivations after DefaultIdleTimeout; want 1", n)
 		}
-		if err := call(); err != nil || inv.calls.Load() != 2 {
-			t.Fatalf("call after passivation: %v, %d invoked", err, inv.calls.Load())
+		if err := call(); err != nil || inv.Calls.Load() != 2 {
+			t.Fatalf("call after passivation: %v, %d invoked", err, inv.Calls.Load())
 		}
 	}, tripwire.WithLogger(logger))
 }

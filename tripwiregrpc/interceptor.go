@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/adapter"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -35,20 +36,17 @@ func UnaryClientInterceptor(reg *tripwire.Registry, opts ...Option) (grpc.UnaryC
 	if reg == nil {
 		return nil, fmt.Errorf("%w: UnaryClientInterceptor with a nil Registry", tripwire.ErrInvalidOption)
 	}
-	c := config{
-		key:      MethodKey,
-		settings: func(string) (tripwire.Settings, error) { return tripwire.Settings{}, nil },
-		classify: DefaultClassify,
-	}
-	for _, o := range opts {
-		if o == nil {
-			return nil, fmt.Errorf("%w: nil Option", tripwire.ErrInvalidOption)
-		}
-		if err := o.apply(&c); err != nil {
-			return nil, err
+	applies := make([]func(*config) error, len(opts))
+	for i, o := range opts {
+		if o != nil {
+			applies[i] = o.apply
 		}
 	}
-	i := &interceptor{reg: reg, key: c.key, classify: c.classify, factory: breakers(c.settings)}
+	c, err := adapter.Build(KeyFunc(MethodKey), DefaultClassify, applies)
+	if err != nil {
+		return nil, err
+	}
+	i := &interceptor{reg: reg, key: c.Key, classify: c.Classify, factory: breakers(c.Settings)}
 	return i.intercept, nil
 }
 

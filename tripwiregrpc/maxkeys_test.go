@@ -24,13 +24,13 @@ func TestAMethodPastMaxKeysIsRefusedUnsentAsResourceExhausted(t *testing.T) {
 		intercept := fakeInterceptor(t, e)
 
 		// When a call goes to a key of its own
-		err := intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.invoke)
+		err := intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.Invoke)
 
 		// Then it is refused, unsent
 		if !errors.Is(err, tripwire.ErrTooManyKeys) || status.Code(err) != codes.ResourceExhausted {
 			t.Fatalf("%v (code %v); want ErrTooManyKeys, ResourceExhausted", err, status.Code(err))
 		}
-		if n := inv.calls.Load(); n != 0 {
+		if n := inv.Calls.Load(); n != 0 {
 			t.Fatalf("%d calls sent; want none", n)
 		}
 	}, tripwire.WithMaxKeys(1))

@@ -2,7 +2,6 @@ package tripwiregrpc
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"google.golang.org/grpc"
@@ -27,11 +26,7 @@ type Option interface {
 	apply(*config) error
 }
 
-type config struct {
-	key      KeyFunc
-	settings func(key string) (tripwire.Settings, error)
-	classify func(error) state.Verdict
-}
+type config = adapter.Config[KeyFunc, func(error) state.Verdict]
 
 type optionFunc func(*config) error
 
@@ -43,13 +38,7 @@ func (f optionFunc) apply(c *config) error { return f(c) }
 // registry's namespace: choose keys the program's own Register calls do
 // not use.
 func WithKey(f KeyFunc) Option {
-	return optionFunc(func(c *config) error {
-		if f == nil {
-			return fmt.Errorf("%w: WithKey(nil)", tripwire.ErrInvalidOption)
-		}
-		c.key = f
-		return nil
-	})
+	return optionFunc(func(c *config) error { return adapter.Set(&c.Key, f, f == nil, "WithKey") })
 }
 
 // WithSettings gives every key the interceptor makes the settings s (zero
@@ -57,26 +46,14 @@ func WithKey(f KeyFunc) Option {
 // Classification is WithClassifier's: s must leave Classify and IsFailure
 // nil. Settings that Register would refuse are ErrInvalidSettings here. The settings of a key are those of the first call that made it.
 func WithSettings(s tripwire.Settings) Option {
-	return optionFunc(func(c *config) error {
-		if err := checkSettings(s); err != nil {
-			return err
-		}
-		c.settings = func(string) (tripwire.Settings, error) { return s, nil }
-		return nil
-	})
+	return optionFunc(func(c *config) error { return c.SetSettings("tripwiregrpc", s) })
 }
 
 // WithSettingsFor gives each key the settings f returns for it, when its
 // breaker is made. An error from f fails that call, wrapped, without
 // sending it; the next call to the key asks f again.
 func WithSettingsFor(f func(key string) (tripwire.Settings, error)) Option {
-	return optionFunc(func(c *config) error {
-		if f == nil {
-			return fmt.Errorf("%w: WithSettingsFor(nil)", tripwire.ErrInvalidOption)
-		}
-		c.settings = f
-		return nil
-	})
+	return optionFunc(func(c *config) error { return adapter.Set(&c.Settings, f, f == nil, "WithSettingsFor") })
 }
 
 // WithClassifier makes f decide how each call's answer counts instead of
@@ -85,15 +62,5 @@ func WithSettingsFor(f func(key string) (tripwire.Settings, error)) Option {
 // a list of codes. f runs on the registry's worker; a panic in it counts as
 // a failure.
 func WithClassifier(f func(err error) state.Verdict) Option {
-	return optionFunc(func(c *config) error {
-		if f == nil {
-			return fmt.Errorf("%w: WithClassifier(nil)", tripwire.ErrInvalidOption)
-		}
-		c.classify = f
-		return nil
-	})
+	return optionFunc(func(c *config) error { return adapter.Set(&c.Classify, f, f == nil, "WithClassifier") })
 }
-
-// checkSettings refuses settings that classify by themselves, or that
-// Register would refuse.
-func checkSettings(s tripwire.Settings) error { return adapter.CheckSettings("tripwiregrpc", s) }

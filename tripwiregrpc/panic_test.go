@@ -13,6 +13,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/testkit/grpcfake"
 )
 
 // An invoker that panics fails its call with tripwire.ErrTargetPanic, the
@@ -20,10 +21,10 @@ import (
 // failure; the process carries on.
 func TestAnInvokerThatPanicsFailsTheCallAsInternal(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		inv := &fakeInvoker{fn: func(context.Context, any, any, []grpc.CallOption) error { panic("invoker bug") }}
+		inv := &grpcfake.Invoker{Fn: func(context.Context, any, any, []grpc.CallOption) error { panic("invoker bug") }}
 		intercept := fakeInterceptor(t, e)
 
-		err := intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.invoke)
+		err := intercept(context.Background(), "/m", wrapperspb.String("hi"), new(wrapperspb.StringValue), nil, inv.Invoke)
 
 		if !errors.Is(err, tripwire.ErrTargetPanic) || status.Code(err) != codes.Internal || !strings.Contains(err.Error(), "invoker bug") {
 			t.Fatalf("%v (code %v); want ErrTargetPanic with the panic value, Internal", err, status.Code(err))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/testkit/httpfake"
 	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
@@ -64,7 +65,7 @@ func TestNewRefusesBadArguments(t *testing.T) {
 
 func TestRoundTripRefusesBadRequestsWithoutSendingThem(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) { return httpfake.Respond(req, 200, "ok"), nil }}
 		tr := fakeRig(t, e, next)
 		for name, tc := range map[string]struct {
 			rt   http.RoundTripper
@@ -113,7 +114,7 @@ func TestRoundTripRefusesBadRequestsWithoutSendingThem(t *testing.T) {
 		if _, err := tr.RoundTrip(nil); !errors.Is(err, tripwirehttp.ErrInvalidRequest) {
 			t.Errorf("RoundTrip(nil) = %v; want ErrInvalidRequest", err)
 		}
-		if n := next.calls.Load(); n != 0 {
+		if n := next.Calls.Load(); n != 0 {
 			t.Fatalf("%d bad requests were sent", n)
 		}
 		if keys := e.Reg.Keys(); len(keys) != 0 {
@@ -124,7 +125,7 @@ func TestRoundTripRefusesBadRequestsWithoutSendingThem(t *testing.T) {
 
 func TestKeyFuncErrorsAreErrKey(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) { return httpfake.Respond(req, 200, "ok"), nil }}
 		for name, tc := range map[string]struct {
 			key  func(*http.Request) (string, error)
 			want []error
@@ -147,7 +148,7 @@ func TestKeyFuncErrorsAreErrKey(t *testing.T) {
 				t.Errorf("%s: request body closed %d times; want 1", name, n)
 			}
 		}
-		if n := next.calls.Load(); n != 0 {
+		if n := next.Calls.Load(); n != 0 {
 			t.Fatalf("%d requests without a key were sent", n)
 		}
 	})
@@ -155,7 +156,7 @@ func TestKeyFuncErrorsAreErrKey(t *testing.T) {
 
 func TestSettingsErrorsFailTheRequestAndAreAskedAgain(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) { return httpfake.Respond(req, 200, "ok"), nil }}
 		var asked atomic.Int64
 		for name, tc := range map[string]struct {
 			settings func(string) (tripwire.Settings, error)
@@ -182,7 +183,7 @@ func TestSettingsErrorsFailTheRequestAndAreAskedAgain(t *testing.T) {
 		if n := asked.Load(); n != 6 {
 			t.Fatalf("settings asked %d times; want 6: each failed request asks again", n)
 		}
-		if n := next.calls.Load(); n != 0 || len(e.Reg.Keys()) != 0 {
+		if n := next.Calls.Load(); n != 0 || len(e.Reg.Keys()) != 0 {
 			t.Fatalf("%d requests sent, keys %v; want none", n, e.Reg.Keys())
 		}
 	})
@@ -193,7 +194,7 @@ func TestAKeyOfTheProgramsOwnIsNotUsed(t *testing.T) {
 		// Given a key the program registered for a target of its own
 		own := tripwire.Func(func(context.Context, any) (any, error) { return "mine", nil })
 		testkit.Register(t, e.Reg, fakeKey, own, tripwire.Settings{})
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) { return httpfake.Respond(req, 200, "ok"), nil }}
 		tr := fakeRig(t, e, next)
 
 		// When a request resolves to it
@@ -201,8 +202,8 @@ func TestAKeyOfTheProgramsOwnIsNotUsed(t *testing.T) {
 		_, err := tr.RoundTrip(req)
 
 		// Then it fails with ErrUnexpectedReply, and nothing is sent
-		if !errors.Is(err, tripwire.ErrUnexpectedReply) || next.calls.Load() != 0 || b.closes.Load() != 1 {
-			t.Fatalf("RoundTrip = %v, %d sent, body closed %d times", err, next.calls.Load(), b.closes.Load())
+		if !errors.Is(err, tripwire.ErrUnexpectedReply) || next.Calls.Load() != 0 || b.closes.Load() != 1 {
+			t.Fatalf("RoundTrip = %v, %d sent, body closed %d times", err, next.Calls.Load(), b.closes.Load())
 		}
 	})
 }
@@ -244,7 +245,7 @@ func TestAKeyOfTheProgramsOwnThatEchoesItsMessageIsNotUsed(t *testing.T) {
 		// answers with the message it was given (a pass-through)
 		echo := tripwire.Func(func(_ context.Context, m any) (any, error) { return m, nil })
 		testkit.Register(t, e.Reg, fakeKey, echo, tripwire.Settings{})
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) { return httpfake.Respond(req, 200, "ok"), nil }}
 		tr := fakeRig(t, e, next)
 
 		// When a request resolves to it
@@ -253,16 +254,16 @@ func TestAKeyOfTheProgramsOwnThatEchoesItsMessageIsNotUsed(t *testing.T) {
 
 		// Then it fails with ErrUnexpectedReply, nothing is sent, and the
 		// request body is closed once
-		if !errors.Is(err, tripwire.ErrUnexpectedReply) || next.calls.Load() != 0 || b.closes.Load() != 1 {
+		if !errors.Is(err, tripwire.ErrUnexpectedReply) || next.Calls.Load() != 0 || b.closes.Load() != 1 {
 			t.Fatalf("RoundTrip = %v, %d sent, body closed %d times; want ErrUnexpectedReply, none sent, closed once",
-				err, next.calls.Load(), b.closes.Load())
+				err, next.Calls.Load(), b.closes.Load())
 		}
 	})
 }
 
 func TestAnOpenCircuitClosesTheRequestBody(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return nil, errors.New("refused") }}
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) { return nil, errors.New("refused") }}
 		tr := fakeRig(t, e, next, tripwirehttp.WithSettings(tripwire.Settings{Threshold: 1}))
 		req, _ := postWithBody(t)
 		if _, err := tr.RoundTrip(req); err == nil {

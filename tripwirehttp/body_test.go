@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/testkit/httpfake"
 	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
@@ -160,7 +161,7 @@ func TestABodylessResponseEndsItsRequestContextAtOnce(t *testing.T) {
 		// Given a host that answers 204 No Content, whose response net/http
 		// gives http.NoBody (as it does for HEAD, 304 and Content-Length 0)
 		sent := make(chan context.Context, 1)
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) {
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) {
 			sent <- req.Context()
 			return &http.Response{StatusCode: http.StatusNoContent, Header: http.Header{}, Body: http.NoBody, Request: req}, nil
 		}}

@@ -15,12 +15,13 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/testkit/httpfake"
 	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
 
 // statusNext answers every request with the status in its X-Status header.
-var statusNext = &fakeNext{fn: func(req *http.Request) (*http.Response, error) {
+var statusNext = &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) {
 	code := http.StatusOK
 	switch req.Header.Get("X-Status") {
 	case "404":
@@ -28,7 +29,7 @@ var statusNext = &fakeNext{fn: func(req *http.Request) (*http.Response, error) {
 	case "503":
 		code = http.StatusServiceUnavailable
 	}
-	return respond(req, code, http.StatusText(code)), nil
+	return httpfake.Respond(req, code, http.StatusText(code)), nil
 }}
 
 // sendStatus sends a request that statusNext answers with code.
@@ -120,9 +121,9 @@ func TestTheRoundTripRunsInTheCallsSpan(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a transport that records the span it runs in
 		seen := make(chan trace.SpanContext, 1)
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) {
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) {
 			seen <- trace.SpanContextFromContext(req.Context())
-			return respond(req, 200, "ok"), nil
+			return httpfake.Respond(req, 200, "ok"), nil
 		}}
 		tr := fakeRig(t, e, next)
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/testkit/httpfake"
 	"github.com/tripwire-go/tripwire/state"
 	"github.com/tripwire-go/tripwire/tripwirehttp"
 )
@@ -27,64 +27,6 @@ const (
 	fakeURL = "http://api.test/v1"
 	fakeKey = "http://api.test:80"
 )
-
-// fakeNext is an in-memory transport that counts its round trips.
-type fakeNext struct {
-	calls atomic.Int64
-	fn    func(*http.Request) (*http.Response, error)
-}
-
-func (f *fakeNext) RoundTrip(req *http.Request) (*http.Response, error) {
-	f.calls.Add(1)
-	return f.fn(req)
-}
-
-// respond is a response with a tracked body of text, read under req's
-// context as net/http's are: once it ends, reads fail.
-func respond(req *http.Request, code int, text string) *http.Response {
-	return &http.Response{
-		StatusCode: code, Status: http.StatusText(code), Header: http.Header{}, Request: req,
-		Body: &trackedBody{ctx: req.Context(), r: strings.NewReader(text)},
-	}
-}
-
-// trackedBody records how a response body was used.
-type trackedBody struct {
-	ctx context.Context
-	r   *strings.Reader
-
-	mu           sync.Mutex
-	eof, closed  bool
-	aliveAtClose bool // the request's context had not ended when it was closed
-}
-
-func (b *trackedBody) Read(p []byte) (int, error) {
-	if err := b.ctx.Err(); err != nil {
-		return 0, err
-	}
-	n, err := b.r.Read(p)
-	if err == io.EOF {
-		b.mu.Lock()
-		b.eof = true
-		b.mu.Unlock()
-	}
-	return n, err
-}
-
-func (b *trackedBody) Close() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.closed, b.aliveAtClose = true, b.ctx.Err() == nil
-	return nil
-}
-
-// state reports whether the body was read to its end, closed, and closed
-// while it could still be read.
-func (b *trackedBody) state() (eof, closed, aliveAtClose bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.eof, b.closed, b.aliveAtClose
-}
 
 // fakeRig is a Transport over next on the bubble's registry.
 func fakeRig(t *testing.T, e *testkit.Env, next http.RoundTripper, opts ...tripwirehttp.Option) *tripwirehttp.Transport {
@@ -117,11 +59,11 @@ func TestCircuitTimingInFakeTime(t *testing.T) {
 		// Given a host that answers 503, behind a breaker that opens on the
 		// 3rd failure for 10s
 		var up atomic.Bool
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) {
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) {
 			if up.Load() {
-				return respond(req, http.StatusOK, "ok"), nil
+				return httpfake.Respond(req, http.StatusOK, "ok"), nil
 			}
-			return respond(req, http.StatusServiceUnavailable, "down"), nil
+			return httpfake.Respond(req, http.StatusServiceUnavailable, "down"), nil
 		}}
 		tr := fakeRig(t, e, next, tripwirehttp.WithSettings(tripwire.Settings{Threshold: 3, OpenTimeout: 10 * time.Second}))
 
@@ -142,7 +84,7 @@ func TestCircuitTimingInFakeTime(t *testing.T) {
 		if !errors.As(err, &oe) || oe.RetryAfter != 10*time.Second || !oe.RetryAt.Equal(opened.Add(10*time.Second)) {
 			t.Fatalf("RoundTrip to an open circuit: %v; want an OpenError retrying at +10s", err)
 		}
-		if n := next.calls.Load(); n != 3 {
+		if n := next.Calls.Load(); n != 3 {
 			t.Fatalf("%d round trips; want 3", n)
 		}
 		advance(10*time.Second - time.Nanosecond)
@@ -170,7 +112,7 @@ func TestAHungRoundTripIsCancelledAtItsDeadline(t *testing.T) {
 			cause error
 		}
 		ended := make(chan end, 1)
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) {
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) {
 			<-req.Context().Done()
 			ended <- end{testkit.SinceStart(), context.Cause(req.Context())}
 			return nil, req.Context().Err()
@@ -197,11 +139,11 @@ func TestAResponseAfterTheDeadlineIsClosed(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a transport that ignores its context and answers after 3s,
 		// behind a 1s CallTimeout
-		bodies := make(chan *trackedBody, 1)
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) {
+		bodies := make(chan *httpfake.Body, 1)
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) {
 			time.Sleep(3 * time.Second)
-			resp := respond(req, http.StatusOK, "late")
-			bodies <- resp.Body.(*trackedBody)
+			resp := httpfake.Respond(req, http.StatusOK, "late")
+			bodies <- resp.Body.(*httpfake.Body)
 			return resp, nil
 		}}
 		tr := fakeRig(t, e, next, tripwirehttp.WithSettings(tripwire.Settings{CallTimeout: time.Second}))
@@ -214,7 +156,7 @@ func TestAResponseAfterTheDeadlineIsClosed(t *testing.T) {
 
 		// Then nobody receives it, and its body is closed
 		b := <-bodies
-		if _, closed, _ := b.state(); !closed {
+		if _, closed, _ := b.State(); !closed {
 			t.Fatal("the late response's body was never closed")
 		}
 	})
@@ -224,11 +166,11 @@ func TestAResponseAtTheDeadlineReachesItsCallerOrIsDrainedAndClosed(t *testing.T
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a transport that answers exactly at the 1s deadline, so the
 		// response and the timeout race (a tie in fake time: either order)
-		bodies := make(chan *trackedBody, 1)
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) {
+		bodies := make(chan *httpfake.Body, 1)
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) {
 			time.Sleep(time.Second)
-			resp := respond(req, http.StatusOK, strings.Repeat("x", 1000))
-			bodies <- resp.Body.(*trackedBody)
+			resp := httpfake.Respond(req, http.StatusOK, strings.Repeat("x", 1000))
+			bodies <- resp.Body.(*httpfake.Body)
 			return resp, nil
 		}}
 		tr := fakeRig(t, e, next, tripwirehttp.WithSettings(tripwire.Settings{CallTimeout: time.Second, Threshold: 1000}))
@@ -239,7 +181,7 @@ func TestAResponseAtTheDeadlineReachesItsCallerOrIsDrainedAndClosed(t *testing.T
 			resp, err := send(t, tr, context.Background())
 			advance(time.Minute) // a drain, if any, is done by now
 			b := <-bodies
-			eof, closed, alive := b.state()
+			eof, closed, alive := b.State()
 
 			// Then either its caller gets the response, whole and open...
 			if err == nil {
@@ -278,7 +220,7 @@ func TestIdleBreakersStop(t *testing.T) {
 			logger, logs := observed()
 			testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 				// Given a host's breaker, made by its first request
-				next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
+				next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) { return httpfake.Respond(req, 200, "ok"), nil }}
 				tr := fakeRig(t, e, next, tc.opts...)
 				resp, err := send(t, tr, context.Background())
 				if err != nil {
@@ -305,7 +247,7 @@ func TestIdleBreakersStop(t *testing.T) {
 					t.Fatal(err)
 				}
 				_ = resp.Body.Close()
-				if n := next.calls.Load(); n != 2 {
+				if n := next.Calls.Load(); n != 2 {
 					t.Fatalf("%d round trips; want 2", n)
 				}
 			}, tripwire.WithLogger(logger))

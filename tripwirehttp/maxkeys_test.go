@@ -8,6 +8,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/testkit/httpfake"
 )
 
 // A host past the registry's WithMaxKeys, with no key to forget, is
@@ -17,7 +18,7 @@ func TestAHostPastMaxKeysIsRefusedUnsent(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a registry full of a key of the program's own, never forgotten
 		testkit.Register(t, e.Reg, "own", tripwire.Func(func(context.Context, any) (any, error) { return nil, nil }), tripwire.Settings{})
-		next := &fakeNext{fn: func(req *http.Request) (*http.Response, error) { return respond(req, 200, "ok"), nil }}
+		next := &httpfake.Transport{Fn: func(req *http.Request) (*http.Response, error) { return httpfake.Respond(req, 200, "ok"), nil }}
 		tr := fakeRig(t, e, next)
 
 		// When a request goes to a host of its own
@@ -28,7 +29,7 @@ func TestAHostPastMaxKeysIsRefusedUnsent(t *testing.T) {
 		if !errors.Is(err, tripwire.ErrTooManyKeys) {
 			t.Fatalf("RoundTrip = %v; want ErrTooManyKeys", err)
 		}
-		if n := next.calls.Load(); n != 0 {
+		if n := next.Calls.Load(); n != 0 {
 			t.Fatalf("%d requests sent; want none", n)
 		}
 		if n := b.closes.Load(); n != 1 {

@@ -1,7 +1,6 @@
 package tripwirehttp
 
 import (
-	"fmt"
 	"net/http"
 	"time"
 
@@ -22,11 +21,7 @@ type Option interface {
 	apply(*config) error
 }
 
-type config struct {
-	key      func(*http.Request) (string, error)
-	settings func(key string) (tripwire.Settings, error)
-	classify func(*http.Response, error) state.Verdict
-}
+type config = adapter.Config[func(*http.Request) (string, error), func(*http.Response, error) state.Verdict]
 
 type optionFunc func(*config) error
 
@@ -38,13 +33,7 @@ func (f optionFunc) apply(c *config) error { return f(c) }
 // share the registry's namespace: choose keys the program's own Register
 // calls do not use.
 func WithKey(f func(*http.Request) (string, error)) Option {
-	return optionFunc(func(c *config) error {
-		if f == nil {
-			return fmt.Errorf("%w: WithKey(nil)", tripwire.ErrInvalidOption)
-		}
-		c.key = f
-		return nil
-	})
+	return optionFunc(func(c *config) error { return adapter.Set(&c.Key, f, f == nil, "WithKey") })
 }
 
 // WithSettings gives every key the Transport makes the settings s (zero
@@ -52,13 +41,7 @@ func WithKey(f func(*http.Request) (string, error)) Option {
 // Classification is WithClassifier's: s must leave Classify and IsFailure
 // nil. Settings that Register would refuse are ErrInvalidSettings here. The settings of a key are those of the first request that made it.
 func WithSettings(s tripwire.Settings) Option {
-	return optionFunc(func(c *config) error {
-		if err := checkSettings(s); err != nil {
-			return err
-		}
-		c.settings = func(string) (tripwire.Settings, error) { return s, nil }
-		return nil
-	})
+	return optionFunc(func(c *config) error { return c.SetSettings("tripwirehttp", s) })
 }
 
 // WithSettingsFor gives each key the settings f returns for it, when its
@@ -66,13 +49,7 @@ func WithSettings(s tripwire.Settings) Option {
 // from f fails that request, wrapped, without sending it; the next request
 // to the key asks f again.
 func WithSettingsFor(f func(key string) (tripwire.Settings, error)) Option {
-	return optionFunc(func(c *config) error {
-		if f == nil {
-			return fmt.Errorf("%w: WithSettingsFor(nil)", tripwire.ErrInvalidOption)
-		}
-		c.settings = f
-		return nil
-	})
+	return optionFunc(func(c *config) error { return adapter.Set(&c.Settings, f, f == nil, "WithSettingsFor") })
 }
 
 // WithClassifier makes f decide how each round trip counts instead of
@@ -82,15 +59,5 @@ func WithSettingsFor(f func(key string) (tripwire.Settings, error)) Option {
 // error). It must not read or close the body, which is its caller's; a
 // panic in it counts as a failure.
 func WithClassifier(f func(*http.Response, error) state.Verdict) Option {
-	return optionFunc(func(c *config) error {
-		if f == nil {
-			return fmt.Errorf("%w: WithClassifier(nil)", tripwire.ErrInvalidOption)
-		}
-		c.classify = f
-		return nil
-	})
+	return optionFunc(func(c *config) error { return adapter.Set(&c.Classify, f, f == nil, "WithClassifier") })
 }
-
-// checkSettings refuses settings that classify by themselves, or that
-// Register would refuse.
-func checkSettings(s tripwire.Settings) error { return adapter.CheckSettings("tripwirehttp", s) }

@@ -7,12 +7,13 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/testkit"
+	"github.com/tripwire-go/tripwire/internal/testkit/httpfake"
 )
 
 func TestAPanickingTransportStillHasTheRequestBodyClosedOnce(t *testing.T) {
 	testkit.InBubble(t, func(t *testing.T, e *testkit.Env) {
 		// Given a transport that panics before it closes the request body
-		next := &fakeNext{fn: func(*http.Request) (*http.Response, error) { panic("transport bug") }}
+		next := &httpfake.Transport{Fn: func(*http.Request) (*http.Response, error) { panic("transport bug") }}
 		tr := fakeRig(t, e, next)
 
 		// When a request with a body is sent through it

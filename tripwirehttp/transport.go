@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/http/httpguts"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/adapter"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -32,21 +33,18 @@ func New(reg *tripwire.Registry, next http.RoundTripper, opts ...Option) (*Trans
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	c := config{
-		key:      HostKey,
-		settings: func(string) (tripwire.Settings, error) { return tripwire.Settings{}, nil },
-		classify: DefaultClassify,
-	}
-	for _, o := range opts {
-		if o == nil {
-			return nil, fmt.Errorf("%w: nil Option", tripwire.ErrInvalidOption)
-		}
-		if err := o.apply(&c); err != nil {
-			return nil, err
+	applies := make([]func(*config) error, len(opts))
+	for i, o := range opts {
+		if o != nil {
+			applies[i] = o.apply
 		}
 	}
-	t := &Transport{reg: reg, next: next, key: c.key, classify: c.classify}
-	t.factory = breakers(c.settings)
+	c, err := adapter.Build(HostKey, DefaultClassify, applies)
+	if err != nil {
+		return nil, err
+	}
+	t := &Transport{reg: reg, next: next, key: c.Key, classify: c.Classify}
+	t.factory = breakers(c.Settings)
 	return t, nil
 }
 
