@@ -1,0 +1,27 @@
+// Package remoting runs protoactor's remote across machines the way a
+// production cluster needs it, in one call: Options gives the
+// remote.ConfigOptions of a node, the same on every node, for
+// remote.Configure (and so for cluster.Configure).
+//
+//	opts, err := remoting.Options(remoting.Config{}) // zero: the defaults
+//	if err != nil { ... }
+//	remote.NewRemote(sys, remote.Configure("10.0.0.5", 7070, opts...)).Start()
+//
+// What the options do, each for a fault protoactor's remote does not
+// handle on its own:
+//
+//   - Keepalive. protoactor sets none: after a silent partition its
+//     connection can stay stuck in TCP retransmission for about a minute
+//     after the network heals. Each side pings a silent connection, closes
+//     it when the ping or data goes unanswered for Keepalive.Timeout, and
+//     the server accepts its peers' pings instead of closing the connection
+//     with "too many pings".
+//   - Bounded connections. protoactor never closes the connection of a
+//     failed connection attempt, which redials in the background for 30
+//     minutes and connects once the node is back: several connections per
+//     node after an outage. A failed attempt's connection is closed at
+//     once, and any connection unused for Config.IdleTimeout on either side.
+//   - Short connection attempts (Config.ConnectTimeout), so that the
+//     attempt under way when a partition heals does not keep the node
+//     unreachable for long.
+package remoting

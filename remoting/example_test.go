@@ -1,0 +1,50 @@
+package remoting_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/remote"
+	"go.uber.org/zap"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/remoting"
+)
+
+func ExampleOptions() {
+	// Every node: ping after 10 s of silence, give up after 5 s more.
+	opts, err := remoting.Options(remoting.Config{Keepalive: remoting.Keepalive{Time: 10 * time.Second, Timeout: 5 * time.Second}})
+	if err != nil {
+		panic(err)
+	}
+	cfg := remote.Configure("127.0.0.1", 7070, opts...) // then remote.NewRemote(sys, cfg).Start()
+	fmt.Println(len(cfg.DialOptions), len(cfg.ServerOptions))
+
+	// gRPC's client side never pings more often than every 10 s.
+	_, err = remoting.Options(remoting.Config{Keepalive: remoting.Keepalive{Time: time.Second}})
+	fmt.Println(errors.Is(err, remoting.ErrInvalidConfig))
+	// Output:
+	// 5 2
+	// true
+}
+
+// A breaker in front of an actor on another node, over a remote with
+// keepalive. (Compiled, not run: it starts protoactor's remote.)
+func Example_breakerInFrontOfARemoteActor() {
+	ctx, logger := context.Background(), zap.NewNop()
+
+	sys := tripwire.NewActorSystem(logger)
+	opts, _ := remoting.Options(remoting.Config{})                             // keepalive: ping after 10 s of silence
+	remote.NewRemote(sys, remote.Configure("10.0.0.5", 7070, opts...)).Start() // this node: replies come back here
+	reg, _ := tripwire.Start(sys, tripwire.WithLogger(logger))
+
+	pid := actor.NewPID("10.0.0.7:7070", "weather") // a name: found again after the node restarts
+	_ = reg.Register("weather", tripwire.ActorTarget(pid), tripwire.Settings{})
+
+	v, err := tripwire.CallAs[*wrapperspb.StringValue](ctx, reg, "weather", wrapperspb.String("paris"))
+	fmt.Println(v, err)
+}
