@@ -7,10 +7,6 @@ import (
 	"google.golang.org/grpc"
 )
 
-// receiveMethod is the stream every message between two of protoactor's
-// nodes goes by (remote/remote_grpc.pb.go).
-const receiveMethod = "/remote.Remoting/Receive"
-
 // closeFailedAttempt is a gRPC stream client interceptor that closes the
 // connection of a connection attempt of protoactor's that failed.
 //

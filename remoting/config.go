@@ -1,19 +1,29 @@
 package remoting
 
 import (
+	"crypto/tls"
 	"fmt"
 	"time"
 
+	"go.uber.org/zap"
 	"google.golang.org/grpc"
 )
 
-// Config is how a node's protoactor remote runs: its keepalive, and how
-// long a connection attempt and an unused connection may last. The zero
-// value is the defaults: keepalive on. Use the same Keepalive on every
-// node.
+// Config is how a node's protoactor remote runs: its keepalive, its TLS,
+// how long a connection attempt and an unused connection may last, and who
+// hears of what the guard refuses. The zero value is the defaults:
+// keepalive on, plaintext, the guard on. Use the same Keepalive and TLS
+// set-up on every node.
 type Config struct {
 	// Keepalive of the connections (the zero value: on, the defaults).
 	Keepalive Keepalive
+	// TLS, if set, runs every connection over mutual TLS with it, on both
+	// sides: the node presents its certificate to the peers it dials and
+	// to those that dial it, and accepts only peers whose certificate its
+	// CAs sign. It must be mutual (ClientAuth
+	// tls.RequireAndVerifyClientCert) and hold a certificate; MutualTLS and
+	// LoadMutualTLS make one. nil: plaintext, as protoactor's default.
+	TLS *tls.Config
 	// ConnectTimeout bounds one connection attempt: TCP's connect, TLS's
 	// handshake and HTTP/2's preface. protoactor makes an attempt, sleeps
 	// 2 s when it fails and tries again, so once a partition heals the next
@@ -27,6 +37,12 @@ type Config struct {
 	// connection it uses, so this only ends connections nobody uses.
 	// At least MinIdleTimeout. Default 30 s.
 	IdleTimeout time.Duration
+	// Logger logs what the guard refuses, at most 10 lines a second
+	// (nil: nowhere).
+	Logger *zap.Logger
+	// OnRefused, if set, is told of everything the guard refuses, on the
+	// goroutine of the peer's stream, which waits for it: it must not block.
+	OnRefused func(Refusal)
 	// DialOptions and ServerOptions are gRPC options of your own, applied
 	// after this package's.
 	DialOptions   []grpc.DialOption
@@ -68,6 +84,12 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: ConnectTimeout %v is under %v", ErrInvalidConfig, c.ConnectTimeout, MinConnectTimeout)
 	case c.IdleTimeout < MinIdleTimeout:
 		return c, fmt.Errorf("%w: IdleTimeout %v is under %v", ErrInvalidConfig, c.IdleTimeout, MinIdleTimeout)
+	}
+	if err := checkTLS(c.TLS); err != nil {
+		return c, err
+	}
+	if c.Logger == nil {
+		c.Logger = zap.NewNop()
 	}
 	return c, nil
 }

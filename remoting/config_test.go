@@ -1,6 +1,7 @@
 package remoting_test
 
 import (
+	"crypto/tls"
 	"errors"
 	"testing"
 	"time"
@@ -9,6 +10,14 @@ import (
 )
 
 func TestBadConfigIsRefused(t *testing.T) {
+	ca := newCA(t, "tripwire test CA")
+	good := ca.node(t, "127.0.0.1")
+	notMutual := good.Clone()
+	notMutual.ClientAuth = tls.VerifyClientCertIfGiven
+	skips := good.Clone()
+	skips.InsecureSkipVerify = true
+	noCert := good.Clone()
+	noCert.Certificates = nil
 	for name, c := range map[string]remoting.Config{
 		"negative Time":                 {Keepalive: remoting.Keepalive{Time: -time.Second}},
 		"negative Timeout":              {Keepalive: remoting.Keepalive{Timeout: -time.Second}},
@@ -22,6 +31,9 @@ func TestBadConfigIsRefused(t *testing.T) {
 		"ConnectTimeout too short":      {ConnectTimeout: remoting.MinConnectTimeout - time.Millisecond},
 		"negative ConnectTimeout":       {ConnectTimeout: -time.Second},
 		"IdleTimeout too short":         {IdleTimeout: time.Millisecond},
+		"TLS not mutual":                {TLS: notMutual},
+		"TLS that skips verification":   {TLS: skips},
+		"TLS without a certificate":     {TLS: noCert},
 	} {
 		// When a bad config is turned into options
 		_, optsErr := remoting.Options(c)
@@ -37,12 +49,13 @@ func TestBadConfigIsRefused(t *testing.T) {
 }
 
 func TestGoodConfigGivesOptions(t *testing.T) {
+	ca := newCA(t, "tripwire test CA")
 	for _, c := range []remoting.Config{
 		{},
 		{Keepalive: remoting.Keepalive{Time: remoting.MinClientTime, Timeout: time.Second, MinTime: remoting.MinClientTime}},
 		{Keepalive: remoting.Keepalive{Time: time.Minute, Timeout: 20 * time.Second}},
 		{Keepalive: remoting.Keepalive{Off: true}},
-		{ConnectTimeout: remoting.MinConnectTimeout, IdleTimeout: time.Minute},
+		{TLS: ca.node(t, "127.0.0.1"), ConnectTimeout: remoting.MinConnectTimeout, IdleTimeout: time.Minute},
 	} {
 		opts, err := remoting.Options(c)
 		if err != nil || len(opts) != 2 {

@@ -3,7 +3,9 @@
 // remote.ConfigOptions of a node, the same on every node, for
 // remote.Configure (and so for cluster.Configure).
 //
-//	opts, err := remoting.Options(remoting.Config{}) // zero: the defaults
+//	tlsCfg, err := remoting.LoadMutualTLS("node.pem", "node-key.pem", "ca.pem")
+//	if err != nil { ... }
+//	opts, err := remoting.Options(remoting.Config{TLS: tlsCfg, Logger: logger})
 //	if err != nil { ... }
 //	remote.NewRemote(sys, remote.Configure("10.0.0.5", 7070, opts...)).Start()
 //
@@ -16,6 +18,19 @@
 //     it when the ping or data goes unanswered for Keepalive.Timeout, and
 //     the server accepts its peers' pings instead of closing the connection
 //     with "too many pings".
+//   - Mutual TLS (Config.TLS). protoactor talks plaintext to anyone who
+//     can reach its port; with TLS, each node proves itself with a
+//     certificate of the cluster's CA and accepts only peers that do, and a
+//     peer without one is refused at the handshake, before protoactor sees
+//     a byte.
+//   - A guard in front of protoactor's endpoint. A message whose type this
+//     process does not link, or for a serializer it does not have, makes
+//     protoactor dereference nil or index past a slice on a gRPC server
+//     goroutine: the whole process exits, whoever sent it (an honest peer
+//     one build ahead, or anyone who can reach the port). The guard looks
+//     at every batch first, drops such messages, and reports each
+//     (Config.Logger, Config.OnRefused); the node and its connections go
+//     on.
 //   - Bounded connections. protoactor never closes the connection of a
 //     failed connection attempt, which redials in the background for 30
 //     minutes and connects once the node is back: several connections per

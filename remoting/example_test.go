@@ -28,17 +28,25 @@ func ExampleOptions() {
 	_, err = remoting.Options(remoting.Config{Keepalive: remoting.Keepalive{Time: time.Second}})
 	fmt.Println(errors.Is(err, remoting.ErrInvalidConfig))
 	// Output:
-	// 5 2
+	// 5 4
 	// true
 }
 
 // A breaker in front of an actor on another node, over a remote with
-// keepalive. (Compiled, not run: it starts protoactor's remote.)
+// mutual TLS, keepalive and the guard. (Compiled, not run: it starts
+// protoactor's remote.)
 func Example_breakerInFrontOfARemoteActor() {
 	ctx, logger := context.Background(), zap.NewNop()
 
 	sys := tripwire.NewActorSystem(logger)
-	opts, _ := remoting.Options(remoting.Config{})                             // keepalive: ping after 10 s of silence
+	tlsCfg, err := remoting.LoadMutualTLS("node.pem", "node-key.pem", "ca.pem") // this node's certificate, and the cluster's CA
+	if err != nil {
+		panic(err)
+	}
+	opts, err := remoting.Options(remoting.Config{TLS: tlsCfg, Logger: logger}) // keepalive: the defaults
+	if err != nil {
+		panic(err)
+	}
 	remote.NewRemote(sys, remote.Configure("10.0.0.5", 7070, opts...)).Start() // this node: replies come back here
 	reg, _ := tripwire.Start(sys, tripwire.WithLogger(logger))
 

@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/remote"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
 )
@@ -28,9 +29,9 @@ func Options(c Config) ([]remote.ConfigOption, error) {
 	return []remote.ConfigOption{remote.WithDialOptions(dial...), remote.WithServerOptions(serve...)}, nil
 }
 
-// DialOptions are the gRPC options of the connections a node dials: no
-// TLS (what protoactor's remote uses by default, which WithDialOptions
-// replaces), keepalive, connection attempts of at most
+// DialOptions are the gRPC options of the connections a node dials: its
+// TLS (or none: what protoactor's remote uses by default, which
+// WithDialOptions replaces), keepalive, connection attempts of at most
 // c.ConnectTimeout, the close of a failed attempt's connection and of one
 // unused for c.IdleTimeout, then c.DialOptions.
 func DialOptions(c Config) ([]grpc.DialOption, error) {
@@ -38,8 +39,12 @@ func DialOptions(c Config) ([]grpc.DialOption, error) {
 	if err != nil {
 		return nil, err
 	}
+	creds := insecure.NewCredentials()
+	if c.TLS != nil {
+		creds = credentials.NewTLS(c.TLS)
+	}
 	opts := []grpc.DialOption{
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithTransportCredentials(creds),
 		// Each of protoactor's attempts is a connection of its own, which
 		// closeFailedAttempt closes when it fails: gRPC's backoff between
 		// a connection's attempts plays no part, and is kept under
@@ -60,7 +65,8 @@ func DialOptions(c Config) ([]grpc.DialOption, error) {
 	return append(opts, slices.Clone(c.DialOptions)...), nil
 }
 
-// ServerOptions are the gRPC options of a node's server: keepalive (it pings a client
+// ServerOptions are the gRPC options of a node's server: its TLS, the
+// guard in front of protoactor's endpoint, keepalive (it pings a client
 // silent for Keepalive.Time, closes the connection after Keepalive.Timeout
 // without an answer, and accepts pings at most every Keepalive.MinTime,
 // even between streams), the close of a connection unused for
@@ -70,13 +76,19 @@ func ServerOptions(c Config) ([]grpc.ServerOption, error) {
 	if err != nil {
 		return nil, err
 	}
+	g := guard{newRefuser(c.Logger, c.OnRefused)}
 	params := keepalive.ServerParameters{MaxConnectionIdle: c.IdleTimeout}
 	if !c.Keepalive.Off {
 		params.Time, params.Timeout = c.Keepalive.Time, c.Keepalive.Timeout
 	}
 	opts := []grpc.ServerOption{
+		grpc.ChainStreamInterceptor(g.stream),
+		grpc.ChainUnaryInterceptor(g.unary),
 		grpc.KeepaliveParams(params),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: c.Keepalive.MinTime, PermitWithoutStream: true}),
+	}
+	if c.TLS != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(c.TLS)))
 	}
 	return append(opts, slices.Clone(c.ServerOptions)...), nil
 }
