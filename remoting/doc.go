@@ -39,4 +39,8 @@
 //   - Short connection attempts (Config.ConnectTimeout), so that the
 //     attempt under way when a partition heals does not keep the node
 //     unreachable for long.
+//
+// ProbeOnReconnect goes with them: the breakers of a registry in front of
+// actors on a node probe as soon as protoactor connects to that node
+// again, instead of waiting out their OpenTimeout.
 package remoting

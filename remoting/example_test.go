@@ -33,8 +33,9 @@ func ExampleOptions() {
 }
 
 // A breaker in front of an actor on another node, over a remote with
-// mutual TLS, keepalive and the guard. (Compiled, not run: it starts
-// protoactor's remote.)
+// mutual TLS, keepalive and the guard, whose breakers probe as soon as the
+// node is reachable again. (Compiled, not run: it starts protoactor's
+// remote.)
 func Example_breakerInFrontOfARemoteActor() {
 	ctx, logger := context.Background(), zap.NewNop()
 
@@ -49,6 +50,8 @@ func Example_breakerInFrontOfARemoteActor() {
 	}
 	remote.NewRemote(sys, remote.Configure("10.0.0.5", 7070, opts...)).Start() // this node: replies come back here
 	reg, _ := tripwire.Start(sys, tripwire.WithLogger(logger))
+	stop, _ := remoting.ProbeOnReconnect(reg, sys) // probe as soon as a node is reachable again
+	defer stop()
 
 	pid := actor.NewPID("10.0.0.7:7070", "weather") // a name: found again after the node restarts
 	_ = reg.Register("weather", tripwire.ActorTarget(pid), tripwire.Settings{})
