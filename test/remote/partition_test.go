@@ -22,6 +22,12 @@ var (
 	partitionSYN      = flag.String("partition.syn", "linear", "the SYN retransmission schedule of both hosts: linear (Linux since 6.5) or exponential (before)")
 )
 
+// phaseLag puts each heal of -partition.phases a little after its phase,
+// a multiple of the cycle's twelfth (0.5 s): the kernel sends a SYN
+// retransmission on some of these, and a heal just after one finds the
+// SYN lost, the worst moment.
+const phaseLag = 50 * time.Millisecond
+
 // reconnectCycle is protoactor's cycle of connection attempts to a node it
 // lost, with remoting's options: an attempt of at most ConnectTimeout, then
 // a sleep of 2 s (remote/endpoint_writer.go:44-55).
@@ -70,7 +76,7 @@ func TestSilentPartition(t *testing.T) {
 		// round's phase of a connection attempt after it)
 		healAt, when := cut.Add(*partitionFor), "after the partition's length"
 		if *partitionPhases > 0 {
-			phase := reconnectCycle * time.Duration(k) / time.Duration(*partitionPhases)
+			phase := reconnectCycle*time.Duration(k)/time.Duration(*partitionPhases) + phaseLag
 			healAt = rc.nextDial(t, healAt, healAt.Add(3*reconnectCycle)).Add(phase)
 			when = fmt.Sprintf("%v into a connection attempt (of a %v cycle)", phase, reconnectCycle)
 		}
