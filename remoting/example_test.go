@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -58,4 +59,42 @@ func Example_breakerInFrontOfARemoteActor() {
 
 	v, err := tripwire.CallAs[*wrapperspb.StringValue](ctx, reg, "weather", wrapperspb.String("paris"))
 	fmt.Println(v, err)
+}
+
+// A node that serves an actor to other machines, set up as
+// docs/beyond-one-machine.md recommends: mutual TLS, keepalive and the
+// guard, and ShedExpired in front of the actor. (Compiled, not run: it
+// starts protoactor's remote.)
+func Example_nodeServingAnActor() {
+	logger := zap.NewNop()
+	var refused atomic.Int64
+
+	sys := tripwire.NewActorSystem(logger)
+	tlsCfg, err := remoting.LoadMutualTLS("/etc/weather/node.pem", "/etc/weather/node-key.pem", "/etc/weather/ca.pem")
+	if err != nil {
+		panic(err)
+	}
+	opts, err := remoting.Options(remoting.Config{
+		TLS:       tlsCfg,
+		Logger:    logger,                                    // what the guard refuses, at most 10 lines a second
+		OnRefused: func(remoting.Refusal) { refused.Add(1) }, // and a count, for a metric
+	})
+	if err != nil {
+		panic(err)
+	}
+	remote.NewRemote(sys, remote.Configure("10.0.0.7", 7070, opts...)).Start()
+
+	shed, err := tripwire.ShedExpired(tripwire.ShedConfig{}) // drop the calls whose callers have given up
+	if err != nil {
+		panic(err)
+	}
+	props := actor.PropsFromFunc(weather, actor.WithReceiverMiddleware(shed))
+	_, _ = sys.Root.SpawnNamed(props, "weather")
+}
+
+// weather answers each request with its message.
+func weather(c actor.Context) {
+	if _, ok := c.Message().(*wrapperspb.StringValue); ok {
+		c.Respond(c.Message())
+	}
 }
