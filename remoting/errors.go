@@ -4,8 +4,9 @@ import "errors"
 
 // ErrInvalidConfig is returned for a Config that cannot run as written: a
 // negative duration, a ping interval under gRPC's 10 s minimum, an
-// enforcement policy stricter than the ping interval, a TLS config that is
-// not mutual or has no certificate, or TLS files that cannot be read.
+// enforcement policy stricter than the ping interval, a ConnectTimeout or
+// IdleTimeout under its minimum, a TLS config that is not mutual, skips
+// verification or has no certificate, or TLS files that cannot be read.
 var ErrInvalidConfig = errors.New("remoting: invalid config")
 
 // The reasons the guard refuses what a peer sent (Refusal.Err wraps one).
