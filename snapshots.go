@@ -24,6 +24,10 @@ type Filter struct {
 	// waking them: closed, Passivated set, zero counts. By default they are
 	// left out.
 	Passivated bool
+	// Address keeps the keys whose target is an actor on the node at this
+	// address (its PID's Address, "host:port"; "": any target), for
+	// whoever learns that a node is reachable again.
+	Address string
 }
 
 // snapshotBatch is how many breakers Snapshots asks at once.
@@ -62,7 +66,8 @@ func (r *Registry) Snapshots(ctx context.Context, f Filter, fn func(Snapshot) bo
 		if seen++; seen%snapshotBatch == 0 && l.ended() {
 			return false // (a pass that picks nothing looks at ctx too)
 		}
-		if !strings.HasPrefix(e.Key, f.Prefix) || (len(f.States) > 0 && !slices.Contains(f.States, e.Cell.State())) {
+		if !strings.HasPrefix(e.Key, f.Prefix) || (len(f.States) > 0 && !slices.Contains(f.States, e.Cell.State())) ||
+			(f.Address != "" && (e.Target.PID == nil || e.Target.PID.Address != f.Address)) {
 			return true
 		}
 		if e.Cell.Passivated() {

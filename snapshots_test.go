@@ -106,3 +106,32 @@ func TestSnapshotsStopsWhenItsContextEnds(t *testing.T) {
 		}
 	})
 }
+
+func TestSnapshotsPicksKeysByTheirTargetsAddress(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// Given an actor target, a function target and an open actor target
+		sys := newSystem()
+		reg, err := tripwire.Start(tripwire.WithActorSystem(sys))
+		require.NoError(t, err)
+		echo := spawnEcho(sys, nil)
+		require.NoError(t, reg.Register(context.Background(), "actor", tripwire.ActorTarget(echo), tripwire.Settings{}))
+		require.NoError(t, reg.Register(context.Background(), "open-actor", tripwire.ActorTarget(echo), tripwire.Settings{}))
+		require.NoError(t, reg.ForceOpen(context.Background(), "open-actor"))
+		require.NoError(t, reg.Register(context.Background(), "func", tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}))
+		list := func(f tripwire.Filter) []string {
+			var keys []string
+			require.NoError(t, reg.Snapshots(context.Background(), f, func(s tripwire.Snapshot) bool {
+				keys = append(keys, s.Key)
+				return true
+			}))
+			slices.Sort(keys)
+			return keys
+		}
+		// When they are picked by an address, Then only the actors there are
+		require.Equal(t, []string{"actor", "open-actor"}, list(tripwire.Filter{Address: echo.Address}))
+		require.Equal(t, []string{"open-actor"}, list(tripwire.Filter{Address: echo.Address, States: []state.State{state.Open}}))
+		require.Empty(t, list(tripwire.Filter{Address: "10.0.0.7:7070"}))
+		require.Len(t, list(tripwire.Filter{}), 3)
+		endBubble(t, reg, sys)
+	})
+}

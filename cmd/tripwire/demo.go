@@ -21,6 +21,7 @@ import (
 
 	"github.com/tripwire-go/tripwire"
 	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/remoting"
 )
 
 func init() {
@@ -87,7 +88,7 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 		// The remote is not shut down: the process ends with the demo, and
 		// protoactor's graceful Remote.Shutdown writes a flag its connection
 		// goroutines read without synchronisation (remote/endpoint_reader.go).
-		opts, _ := o.keepalive.options() // checked with the flags
+		opts, _ := o.remote.options(logger) // checked with the flags
 		if _, err := remotenode.EnableRemote(sys, o.listen, opts...); err != nil {
 			printError(stderr, "demo", fmt.Errorf("-listen: %s", trimPrefixes(err.Error())))
 			return 2
@@ -99,6 +100,15 @@ func runDemo(ctx context.Context, o demoOptions, view demoView, logger *zap.Logg
 		return 1
 	}
 	defer reg.Shutdown(context.Background()) // on early returns; a second Shutdown does nothing
+	if o.cfg.Pattern == demo.Remote {
+		// The recommended set-up: probe as soon as the node is reachable again.
+		stop, err := remoting.ProbeOnReconnect(reg, sys)
+		if err != nil {
+			printError(stderr, "demo", err)
+			return 1
+		}
+		defer stop()
+	}
 	drv, err := demo.New(reg, sys, o.cfg)
 	if err != nil {
 		printError(stderr, "demo", err)

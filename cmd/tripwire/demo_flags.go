@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/demo"
@@ -13,12 +14,12 @@ import (
 // demoOptions is one run of the demo command: the driver's config and what
 // the command itself does around it.
 type demoOptions struct {
-	cfg       demo.Config
-	duration  time.Duration // how long the callers call
-	crashAt   time.Duration // when to crash the first key's breaker; 0: never
-	live      liveMode
-	listen    string         // with -remote: where this process's own remote listens
-	keepalive keepaliveFlags // with -remote: the gRPC keepalive of this process's remote
+	cfg      demo.Config
+	duration time.Duration // how long the callers call
+	crashAt  time.Duration // when to crash the first key's breaker; 0: never
+	live     liveMode
+	listen   string      // with -remote: where this process's own remote listens
+	remote   remoteFlags // with -remote: how this process's remote runs
 }
 
 // demoFlagSet defines the demo's flags on a new flag set writing to w, with
@@ -40,7 +41,7 @@ func demoFlagSet(o *demoOptions, w io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.Remote, "remote", c.Remote, "host:port of a `tripwire node`: every key calls its dependency actor over\n"+
 		"protoactor's remote instead of a built-in dependency (-pattern and its flags do not apply)")
 	fs.StringVar(&o.listen, "listen", o.listen, "with -remote: host:port this process listens on for replies (port 0: chosen by the OS)")
-	o.keepalive.define(fs)
+	o.remote.define(fs)
 
 	defineSettingsFlags(fs, &o.cfg.Settings)
 	return fs
@@ -79,14 +80,14 @@ func (o *demoOptions) check(fs *flag.FlagSet) error {
 		return errors.New("demo: -failure-rate and -min-calls need -window")
 	case set["remote"] && set["pattern"]:
 		return errors.New("demo: -remote and -pattern exclude each other: a remote dependency misbehaves when its node is stopped")
-	case (set["listen"] || set["keepalive"] || set["keepalive-timeout"]) && !set["remote"]:
-		return errors.New("demo: -listen, -keepalive and -keepalive-timeout need -remote")
+	case (set["listen"] || slices.ContainsFunc(remoteFlagNames, func(f string) bool { return set[f] })) && !set["remote"]:
+		return errors.New("demo: -listen, -keepalive, -keepalive-timeout and -tls-* need -remote")
 	case set["listen"]:
 		if err := checkRemoteAddr("listen", o.listen); err != nil {
 			return err
 		}
 	}
-	if _, err := o.keepalive.options(); err != nil {
+	if _, err := o.remote.options(nil); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	if set["remote"] {

@@ -11,7 +11,7 @@ import (
 var flagGroups = []flagGroup{
 	{"The run", append([]string{"duration"}, append(loadFlagNames, "crash-at", "live")...)},
 	{"The built-in dependency", dependencyFlagNames},
-	{"Another process's dependency (tripwire node)", append([]string{"remote", "listen"}, keepaliveFlagNames...)},
+	{"Another process's dependency (tripwire node)", append([]string{"remote", "listen"}, remoteFlagNames...)},
 	{"The breakers' settings (tripwire.Settings)", settingsFlagNames},
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire/internal/testcerts"
 )
 
 // waitLine reads the child's lines until one contains want, failing the
@@ -56,6 +58,8 @@ func TestDemoRemoteFlags(t *testing.T) {
 		{"-keepalive", "20s"},
 		{"-remote", "127.0.0.1:7070", "-keepalive", "9s"},
 		{"-remote", "127.0.0.1:7070", "-keepalive-timeout", "-1s"},
+		{"-tls-ca", "ca.pem"}, // without -remote
+		{"-remote", "127.0.0.1:7070", "-tls-cert", "node.pem", "-tls-key", "node-key.pem"},
 	} {
 		var out, errOut syncBuffer
 		// When the demo gets a bad remote flag, Then it exits 2 and says why
@@ -63,4 +67,29 @@ func TestDemoRemoteFlags(t *testing.T) {
 			t.Errorf("demo %q = %d, stderr %q", args, c, errOut.String())
 		}
 	}
+}
+
+func TestNodeAndDemoTalkMutualTLS(t *testing.T) {
+	// Given a node and a demo with certificates of one CA
+	ca, err := testcerts.NewCA("tripwire test CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tlsFlags := func(name string) []string {
+		cert, key, caFile, err := ca.WriteFiles(dir, name, "127.0.0.1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []string{"-tls-cert", cert, "-tls-key", key, "-tls-ca", caFile}
+	}
+	node, addr := startNode(t, append(tlsFlags("node"), "-report", "100ms")...)
+	if !strings.Contains(node.first, "mutual TLS") {
+		t.Errorf("the node's first line: %q", node.first)
+	}
+	// When the demo calls the node
+	startChild(t, append([]string{"demo", "-remote", addr, "-keys", "1", "-duration", "3s", "-crash-at", "0", "-live", "never"},
+		tlsFlags("demo")...)...)
+	// Then the node serves its requests
+	node.waitLine(t, " requests (+", 5*time.Second)
 }

@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/asynkron/protoactor-go/remote"
-
 	remotenode "github.com/tripwire-go/tripwire/internal/node"
 )
 
@@ -21,12 +19,11 @@ func init() {
 }
 
 type nodeConfig struct {
-	listen    string
-	latency   time.Duration
-	report    time.Duration
-	shed      bool
-	keepalive keepaliveFlags
-	remote    []remote.ConfigOption // from keepalive
+	listen  string
+	latency time.Duration
+	report  time.Duration
+	shed    bool
+	remote  remoteFlags
 }
 
 // nodeFlags parses args into a nodeConfig. -h prints the help to stdout
@@ -40,7 +37,7 @@ func nodeFlags(args []string, stdout, stderr io.Writer) (nodeConfig, error) {
 	fs.DurationVar(&c.report, "report", time.Second, "how often to print the number of requests served (0: never)")
 	fs.BoolVar(&c.shed, "shed", false, "drop, unanswered, each request whose caller's deadline has passed when the\n"+
 		"dependency gets to it (remoting.ShedExpired), instead of serving it late")
-	c.keepalive.define(fs)
+	c.remote.define(fs)
 	if err := parseFlags(fs, args, "node", stdout, stderr, nodeHelp); err != nil {
 		return c, err
 	}
@@ -54,7 +51,7 @@ func nodeFlags(args []string, stdout, stderr io.Writer) (nodeConfig, error) {
 		err = checkRemoteAddr("listen", c.listen)
 	}
 	if err == nil {
-		c.remote, err = c.keepalive.options()
+		_, err = c.remote.options(nil) // checked here; the files are read again when the node starts
 	}
 	if err != nil {
 		printError(stderr, "node", err)
@@ -70,7 +67,9 @@ Serves the built-in dependency as an actor named "dependency" over
 protoactor's remote, until interrupted. It answers each protobuf request with
 the request itself. Drive it from another process with
 tripwire demo -remote ADDRESS, then stop and restart this node to watch the
-breakers there open and close. Give both the same -keepalive. With -shed,
+breakers there open and close. Give both the same -keepalive, and with
+-tls-cert, -tls-key and -tls-ca both run mutual TLS: certificates of one CA,
+each naming the host its peers dial. With -shed,
 a request that reaches the dependency after its caller's deadline (a node
 that was stopped with SIGSTOP, then continued) is dropped, not served.
 
@@ -95,36 +94,42 @@ func runNode(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int
 	if err != nil {
 		return 2
 	}
-	n, err := remotenode.StartConfig(remotenode.Config{Listen: cfg.listen, Latency: cfg.latency, Shed: cfg.shed, Remote: cfg.remote})
+	opts, err := cfg.remote.options(warningLogger(stderr))
+	if err != nil {
+		printError(stderr, "node", err)
+		return 1
+	}
+	n, err := remotenode.StartConfig(remotenode.Config{Listen: cfg.listen, Latency: cfg.latency, Shed: cfg.shed, Remote: opts})
 	if err != nil {
 		printError(stderr, "node", err)
 		return 1
 	}
 	defer n.Stop()
 	fmt.Fprintf(stdout, "node: serving %q at %s (latency %v, %v%s); drive it with: tripwire demo -remote %s\n",
-		remotenode.Name, n.Address(), cfg.latency, cfg.keepalive, shedding(cfg.shed), n.Address())
-	serveUntil(stdout, n, cfg.report, stop)
-	fmt.Fprintf(stdout, "node: stopping after %d requests%s\n", n.Calls(), shedCount(cfg.shed, n.Shed()))
+		remotenode.Name, n.Address(), cfg.latency, cfg.remote, shedding(cfg.shed), n.Address())
+	serveUntil(stdout, n, cfg.remote, cfg.report, stop)
+	fmt.Fprintf(stdout, "node: stopping after %d requests%s%s\n", n.Calls(), shedCount(cfg.shed, n.Shed()), refusedCount(cfg.remote.Refused()))
 	return 0
 }
 
-// serveUntil prints the requests served every period until stop delivers.
-func serveUntil(w io.Writer, n *remotenode.Node, period time.Duration, stop <-chan os.Signal) {
+// serveUntil prints the requests served (and shed, and refused by the
+// guard) every period until stop delivers.
+func serveUntil(w io.Writer, n *remotenode.Node, r remoteFlags, period time.Duration, stop <-chan os.Signal) {
 	var tick <-chan time.Time
 	if period > 0 {
 		t := time.NewTicker(period)
 		defer t.Stop()
 		tick = t.C
 	}
-	last, lastShed := int64(0), int64(0)
+	last, lastShed, lastRefused := int64(0), int64(0), int64(0)
 	for {
 		select {
 		case <-stop:
 			return
 		case <-tick:
-			if c, s := n.Calls(), n.Shed(); c != last || s != lastShed {
-				fmt.Fprintf(w, "node: %d requests (+%d)%s\n", c, c-last, shedCount(s > 0, s))
-				last, lastShed = c, s
+			if c, s, f := n.Calls(), n.Shed(), r.Refused(); c != last || s != lastShed || f != lastRefused {
+				fmt.Fprintf(w, "node: %d requests (+%d)%s%s\n", c, c-last, shedCount(s > 0, s), refusedCount(f))
+				last, lastShed, lastRefused = c, s, f
 			}
 		}
 	}
@@ -142,6 +147,16 @@ func shedding(on bool) string {
 func shedCount(on bool, n int64) string {
 	if on {
 		return fmt.Sprintf(", %d shed", n)
+	}
+	return ""
+}
+
+// refusedCount says how many messages of peers the guard refused, if any
+// (remoting.Refusal: a type this node does not know, a serializer it does
+// not have...).
+func refusedCount(n int64) string {
+	if n > 0 {
+		return fmt.Sprintf(", %d refused", n)
 	}
 	return ""
 }

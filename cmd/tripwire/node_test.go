@@ -152,6 +152,8 @@ func TestNodeRejectsBadFlags(t *testing.T) {
 		{"-listen", "[::]:7070"},
 		{"-listen", ":7070"},
 		{"-keepalive", "0", "-keepalive-timeout", "3s"}, // a timeout of no keepalive
+		{"-tls-cert", "node.pem"},                       // without its key and CA
+		{"-tls-cert", "missing.pem", "-tls-key", "missing-key.pem", "-tls-ca", "missing-ca.pem"},
 		{"extra"},
 		{"-nope"},
 	} {

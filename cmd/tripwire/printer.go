@@ -19,7 +19,7 @@ func warningLogger(w io.Writer) *zap.Logger {
 	enc.CallerKey = ""
 	enc.EncodeLevel = zapcore.CapitalLevelEncoder
 	core := zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.Lock(zapcore.AddSync(w)), zapcore.WarnLevel)
-	return zap.New(namedOnly{Core: core, prefixes: []string{"supervisor", "events"}})
+	return zap.New(namedOnly{Core: core, prefixes: []string{"supervisor", "events", "remoting"}})
 }
 
 // namedOnly passes only entries whose logger name starts with a prefix.

@@ -33,7 +33,7 @@ type Config struct {
 	// answered, and counted by Shed instead of Calls.
 	Shed   bool
 	Log    *zap.Logger           // the actor system's (nil: nowhere)
-	Remote []remote.ConfigOption // for remote.Configure (such as remotekeepalive.Options)
+	Remote []remote.ConfigOption // for remote.Configure (such as remoting.Options)
 	System []actor.ConfigOption  // for the actor system
 }
 
@@ -44,7 +44,7 @@ func Start(listen string, latency time.Duration, log *zap.Logger, opts ...actor.
 }
 
 // StartWith is Start whose remote also takes remoteOpts (such as
-// remotekeepalive.Options).
+// remoting.Options).
 func StartWith(listen string, latency time.Duration, log *zap.Logger, remoteOpts []remote.ConfigOption, opts ...actor.ConfigOption) (*Node, error) {
 	return StartConfig(Config{Listen: listen, Latency: latency, Log: log, Remote: remoteOpts, System: opts})
 }

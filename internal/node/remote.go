@@ -26,7 +26,7 @@ func SplitHostPort(addr string, anyPort bool) (string, int, error) {
 // ("host:port", port 0: chosen by the OS), so a registry on sys can call
 // actors of other processes and hear their replies. It reports ErrListen
 // instead of protoactor's panic when the address cannot be used. opts go
-// to remote.Configure (such as remotekeepalive.Options).
+// to remote.Configure (such as remoting.Options).
 func EnableRemote(sys *actor.ActorSystem, listen string, opts ...remote.ConfigOption) (*remote.Remote, error) {
 	host, port, err := SplitHostPort(listen, true)
 	if err != nil {

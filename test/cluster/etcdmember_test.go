@@ -34,6 +34,7 @@ type etcdMemberSpec struct {
 	Cluster   string
 	Endpoints []string
 	Timeout   time.Duration // etcdprovider.Config.Timeout
+	TLS       *tlsFiles     // its remote's mutual TLS (remoting.Options)
 }
 
 // runEtcdMember is a child's whole life: join the cluster through etcd,
@@ -47,6 +48,11 @@ func runEtcdMember(spec string) int {
 		fmt.Fprintln(os.Stderr, "etcd member spec:", err)
 		return 2
 	}
+	remoteOpts, err := remoteOptions(s.TLS)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	p, err := etcdprovider.New(etcdprovider.Config{Endpoints: s.Endpoints, Timeout: s.Timeout})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -55,7 +61,7 @@ func runEtcdMember(spec string) int {
 	left := &leaving{Provider: p}
 	quiet := actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) })
 	sys := system.New(nil, append(slices.Clone(systemOptions), quiet)...)
-	cfg := cluster.Configure(s.Cluster, left, disthash.New(), remote.Configure("127.0.0.1", 0), cluster.WithKinds(echoKindOf()))
+	cfg := cluster.Configure(s.Cluster, left, disthash.New(), remote.Configure("127.0.0.1", 0, remoteOpts...), cluster.WithKinds(echoKindOf()))
 	cfg.GossipInterval = time.Hour // membership comes from etcd; see newMember
 	c := cluster.New(sys, cfg)
 	d := &driver{c: c, loads: map[string]*load{}}

@@ -29,7 +29,11 @@ type etcdPeer struct {
 // startEtcdPeer starts a member of cluster name whose provider finds the
 // others in etcd at endpoint, and waits until it has joined.
 func startEtcdPeer(name, endpoint string, timeout time.Duration) (*etcdPeer, error) {
-	spec, err := json.Marshal(etcdMemberSpec{Cluster: name, Endpoints: []string{endpoint}, Timeout: timeout})
+	files, err := etcdMemberTLS()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := json.Marshal(etcdMemberSpec{Cluster: name, Endpoints: []string{endpoint}, Timeout: timeout, TLS: &files})
 	if err != nil {
 		return nil, err
 	}

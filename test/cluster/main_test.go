@@ -45,6 +45,7 @@ type withCluster struct{ m *testing.M }
 
 func (w withCluster) Run() int {
 	code := w.m.Run()
+	defer removeMemberCerts()
 	for _, stop := range []func() (string, error){stopShared, stopSharedEtcd} {
 		note, err := stop()
 		if note != "" {

@@ -18,20 +18,26 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/remoting"
 )
 
 // A caller child is the registry side in a process, and a namespace, of
 // its own: a registry in front of a node's dependency, and callers that
-// keep calling it. It prints "READY" after its first answered call, a
+// keep calling it. It prints "READY" after its first answered call,
+// "FAILING" after its third failed one (not rejected), a
 // line per transition ("T <unix ns> <from> <to> <reason>"), and, when its
 // stdin closes, how its calls ended ("COUNTS ok=N open=N slow=N other=N":
-// slow are the calls that failed at their deadline).
+// slow are the calls that failed at their deadline). With DialLog, it also
+// prints "DIAL <unix ns>" for every TCP connection its remote dials.
 const callerEnv = "TRIPWIRE_TEST_CALLER" // a callerSpec, in JSON
 
 type callerSpec struct {
-	Listen    string // host:port of its own remote, where replies come back
-	Node      string // host:port of the node
-	Keepalive bool
+	Listen   string // host:port of its own remote, where replies come back
+	Node     string // host:port of the node
+	Remoting remotingSpec
+	// Probe runs remoting.ProbeOnReconnect (with Remoting.On).
+	Probe   bool
+	DialLog bool
 	// The breaker's settings.
 	Threshold                int
 	OpenTimeout, CallTimeout time.Duration
@@ -48,11 +54,26 @@ func runCaller(spec string) int {
 		fmt.Fprintln(os.Stderr, "caller spec:", err)
 		return 2
 	}
+	var out sync.Mutex
+	say := func(format string, args ...any) {
+		out.Lock()
+		defer out.Unlock()
+		fmt.Printf(format+"\n", args...)
+	}
+	var dialLog func(time.Time)
+	if s.DialLog {
+		dialLog = func(at time.Time) { say("DIAL %d", at.UnixNano()) }
+	}
+	opts, err := s.Remoting.options(new(atomic.Int64), dialLog)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	sys := system.New(nil)
 	// Not shut down: this process ends with it, and protoactor's graceful
 	// Remote.Shutdown writes a flag its connection goroutines read without
 	// synchronisation (remote/endpoint_reader.go).
-	if _, err := node.EnableRemote(sys, s.Listen, keepaliveOptions(s.Keepalive)...); err != nil {
+	if _, err := node.EnableRemote(sys, s.Listen, opts...); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -61,11 +82,13 @@ func runCaller(spec string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	var out sync.Mutex
-	say := func(format string, args ...any) {
-		out.Lock()
-		defer out.Unlock()
-		fmt.Printf(format+"\n", args...)
+	if s.Probe {
+		stop, err := remoting.ProbeOnReconnect(reg, sys)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer stop()
 	}
 	reg.Subscribe(func(tr state.Transition) {
 		say("T %d %s %s %s", tr.At.UnixNano(), tr.From, tr.To, tr.Reason)
@@ -90,9 +113,13 @@ func runCaller(spec string) int {
 				case errors.Is(err, tripwire.ErrOpen):
 					open.Add(1)
 				case errors.Is(err, tripwire.ErrTimeout):
-					slow.Add(1)
+					if slow.Add(1)+other.Load() == 3 {
+						say("FAILING")
+					}
 				case ctx.Err() == nil:
-					other.Add(1)
+					if other.Add(1)+slow.Load() == 3 {
+						say("FAILING")
+					}
 				}
 				select {
 				case <-ctx.Done():

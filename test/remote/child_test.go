@@ -2,42 +2,54 @@ package remote
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/node"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"github.com/asynkron/protoactor-go/remote"
-
-	"github.com/tripwire-go/tripwire/remotekeepalive"
 )
 
 // The other nodes of these tests are child processes running this test
-// binary as a demo.Node: one remote per process. protoactor's remote.Start
+// binary as a node.Node: one remote per process. protoactor's remote.Start
 // writes gRPC's process-wide logger without synchronisation
 // (remote/server.go:61), so two remotes in one process race under -race;
 // and a child can be killed like a real node.
-const (
-	childEnv          = "TRIPWIRE_TEST_NODE"           // the address a child listens on
-	childLatencyEnv   = "TRIPWIRE_TEST_NODE_LATENCY"   // its dependency's latency
-	childKeepaliveEnv = "TRIPWIRE_TEST_NODE_KEEPALIVE" // "1": its remote runs with keepalive
-	childShedEnv      = "TRIPWIRE_TEST_NODE_SHED"      // "1": its dependency sheds expired requests
-)
+const childEnv = "TRIPWIRE_TEST_NODE" // a nodeSpec, in JSON
 
-// runChild is a child's whole life: serve the dependency on listen, print
-// its address, answer each line "counts" on stdin with "COUNTS executed=N
-// shed=N" (the requests its dependency ran and shed), and stop when stdin
-// closes.
-func runChild(listen string) int {
-	latency, _ := time.ParseDuration(os.Getenv(childLatencyEnv))
-	n, err := node.StartConfig(node.Config{Listen: listen, Latency: latency, Shed: os.Getenv(childShedEnv) == "1",
-		Remote: keepaliveOptions(os.Getenv(childKeepaliveEnv) == "1")})
+// nodeSpec is how to start a child node.
+type nodeSpec struct {
+	ns       string // network namespace ("": this process's)
+	Listen   string
+	Latency  time.Duration // its dependency's
+	Shed     bool          // its dependency sheds expired requests
+	Remoting remotingSpec
+}
+
+// runChild is a child's whole life: serve the dependency as spec says,
+// print its address, answer each line "counts" on stdin with "COUNTS
+// executed=N shed=N refused=N" (the requests its dependency ran and shed,
+// and the messages its guard refused), and stop when stdin closes.
+func runChild(spec string) int {
+	var s nodeSpec
+	if err := json.Unmarshal([]byte(spec), &s); err != nil {
+		fmt.Fprintln(os.Stderr, "node spec:", err)
+		return 2
+	}
+	var refused atomic.Int64
+	opts, err := s.Remoting.options(&refused, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	n, err := node.StartConfig(node.Config{Listen: s.Listen, Latency: s.Latency, Shed: s.Shed, Remote: opts})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -45,7 +57,7 @@ func runChild(listen string) int {
 	fmt.Printf("ADDR %s\n", n.Address())
 	for in := bufio.NewScanner(os.Stdin); in.Scan(); {
 		if in.Text() == "counts" {
-			fmt.Printf("COUNTS executed=%d shed=%d\n", n.Calls(), n.Shed())
+			fmt.Printf("COUNTS executed=%d shed=%d refused=%d\n", n.Calls(), n.Shed(), refused.Load())
 		}
 	}
 	n.Stop()
@@ -60,35 +72,22 @@ type child struct {
 	addr  string
 }
 
-// nodeSpec is how to start a child node.
-type nodeSpec struct {
-	ns        string // network namespace ("": this process's)
-	listen    string
-	latency   time.Duration
-	keepalive bool
-	shed      bool
-}
-
 // startChild starts a node on listen whose dependency answers after
-// latency. The test's cleanup kills it.
+// latency, with protoactor's remote as it is. The test's cleanup kills it.
 func startChild(t *testing.T, listen string, latency time.Duration) *child {
 	t.Helper()
-	return startChildIn(t, "", listen, latency, false)
-}
-
-// startChildIn starts a node in network namespace ns ("": this process's),
-// with keepalive or without. The test's cleanup kills it.
-func startChildIn(t *testing.T, ns, listen string, latency time.Duration, keepalive bool) *child {
-	t.Helper()
-	return startNode(t, nodeSpec{ns: ns, listen: listen, latency: latency, keepalive: keepalive})
+	return startNode(t, nodeSpec{Listen: listen, Latency: latency})
 }
 
 // startNode starts the child node s describes. The test's cleanup kills it.
 func startNode(t *testing.T, s nodeSpec) *child {
 	t.Helper()
+	spec, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := selfIn(s.ns)
-	cmd.Env = append(os.Environ(), childEnv+"="+s.listen, childLatencyEnv+"="+s.latency.String(),
-		childKeepaliveEnv+"="+flag01(s.keepalive), childShedEnv+"="+flag01(s.shed))
+	cmd.Env = append(os.Environ(), childEnv+"="+string(spec))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -106,7 +105,7 @@ func startNode(t *testing.T, s nodeSpec) *child {
 	line, err := c.out.ReadString('\n')
 	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "ADDR ")
 	if err != nil || !ok {
-		t.Fatalf("child node on %s: %q, %v", s.listen, line, err)
+		t.Fatalf("child node on %s: %q, %v", s.Listen, line, err)
 	}
 	c.addr = addr
 	return c
@@ -121,32 +120,14 @@ func selfIn(ns string) *exec.Cmd {
 	return exec.Command("ip", "netns", "exec", ns, os.Args[0], "-test.run=^$")
 }
 
-func flag01(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
-}
-
-// keepaliveOptions are the options of a remote with remotekeepalive's
-// defaults, or none.
-func keepaliveOptions(on bool) []remote.ConfigOption {
-	if !on {
-		return nil
-	}
-	opts, err := remotekeepalive.Options(remotekeepalive.Config{})
-	if err != nil {
-		panic(err) // the zero Config is valid
-	}
-	return opts
-}
-
 // pid is the child's dependency actor.
 func (c *child) pid() *actor.PID { return actor.NewPID(c.addr, node.Name) }
 
-// counts returns how many requests the child's dependency has run and
-// shed.
-func (c *child) counts(t *testing.T) (executed, shed int) {
+// nodeCounts are what a child node counted.
+type nodeCounts struct{ executed, shed, refused int }
+
+// counts returns what the child node has counted.
+func (c *child) counts(t *testing.T) nodeCounts {
 	t.Helper()
 	if _, err := io.WriteString(c.stdin, "counts\n"); err != nil {
 		t.Fatal(err)
@@ -161,15 +142,21 @@ func (c *child) counts(t *testing.T) (executed, shed int) {
 			}
 		}
 	}()
+	var n nodeCounts
 	select {
 	case line := <-got:
-		if _, err := fmt.Sscanf(line, "COUNTS executed=%d shed=%d", &executed, &shed); err != nil {
+		if _, err := fmt.Sscanf(line, "COUNTS executed=%d shed=%d refused=%d", &n.executed, &n.shed, &n.refused); err != nil {
 			t.Fatalf("counts: %q: %v", line, err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the child node did not say its counts within 10 s")
 	}
-	return executed, shed
+	return n
+}
+
+// alive reports whether the child is still running.
+func (c *child) alive() bool {
+	return c.cmd.ProcessState == nil && c.cmd.Process.Signal(syscallZero) == nil
 }
 
 // kill ends the child at once, as a crashed machine would.

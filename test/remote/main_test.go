@@ -20,8 +20,8 @@ var home *node.Node
 
 // TestMain runs the tests, or, started by a test as a child process, a node.
 func TestMain(m *testing.M) {
-	if listen := os.Getenv(childEnv); listen != "" {
-		os.Exit(runChild(listen))
+	if spec := os.Getenv(childEnv); spec != "" {
+		os.Exit(runChild(spec))
 	}
 	if spec := os.Getenv(callerEnv); spec != "" {
 		os.Exit(runCaller(spec))
@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	removeCerts()
 	waitRemoteQuiet()
 	home.Stop()
 	if code == 0 {

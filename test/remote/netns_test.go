@@ -131,3 +131,19 @@ func (p *netPair) heal(t *testing.T) {
 		t.Fatalf("nft delete in %s: %v: %s", p.a, err, out)
 	}
 }
+
+// synSchedule sets the SYN retransmission schedule of both hosts: linear
+// (Linux since 6.5: the first 4 retransmissions 1 s apart) or exponential
+// (before 6.5: 1 s, then doubling). Each namespace has its own.
+func (p *netPair) synSchedule(t *testing.T, schedule string) {
+	t.Helper()
+	v, ok := map[string]string{"linear": "4", "exponential": "0"}[schedule]
+	if !ok {
+		t.Fatalf("SYN schedule %q: want linear or exponential", schedule)
+	}
+	for _, ns := range []string{p.a, p.b} {
+		if out, err := exec.Command("ip", "netns", "exec", ns, "sysctl", "-w", "net.ipv4.tcp_syn_linear_timeouts="+v).CombinedOutput(); err != nil {
+			t.Fatalf("sysctl in %s: %v: %s", ns, err, out)
+		}
+	}
+}

@@ -113,6 +113,12 @@ func TestNodeKilledUnderLoadFailsFastAndOpens(t *testing.T) {
 		snap, err := a.reg.Snapshot(context.Background(), "weather")
 		return err == nil && snap.InFlight == callers
 	})
+	// (and sent: the node has them all. A call its caller admitted but had
+	// not yet sent when the node's death reached the breaker is not among
+	// the asks the breaker fails then; sent after it, to the dead node, it
+	// fails at its deadline.)
+	waitFor(t, "the node got every call", func() bool { return node.counts(t).executed == callers })
+
 	// When its node is killed
 	node.kill()
 	// Then every call fails with ErrTargetDown long before its deadline

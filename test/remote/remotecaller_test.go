@@ -9,20 +9,34 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/tripwire-go/tripwire/state"
 )
 
 // remoteCaller is a caller child, seen from the test.
 type remoteCaller struct {
-	c      *child
-	lines  chan string // its stdout after READY
-	counts chan string // its COUNTS line
+	c       *child
+	ready   chan struct{}  // closed when its first call is answered
+	failing chan struct{}  // closed when its third call has failed
+	lines   chan string    // its transitions
+	dials   chan time.Time // its TCP dials (callerSpec.DialLog)
+	counts  chan string    // its COUNTS line
 }
 
 // startRemoteCaller starts a caller child in namespace ns and waits until
 // a call has been answered. The test's cleanup kills it.
 func startRemoteCaller(t *testing.T, ns string, s callerSpec) *remoteCaller {
+	t.Helper()
+	rc := startRemoteCallerNoWait(t, ns, s)
+	select {
+	case <-rc.ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the caller had no call answered within 10 s")
+	}
+	return rc
+}
+
+// startRemoteCallerNoWait starts a caller child in namespace ns. The
+// test's cleanup kills it.
+func startRemoteCallerNoWait(t *testing.T, ns string, s callerSpec) *remoteCaller {
 	t.Helper()
 	spec, err := json.Marshal(s)
 	if err != nil {
@@ -42,27 +56,32 @@ func startRemoteCaller(t *testing.T, ns string, s callerSpec) *remoteCaller {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	rc := &remoteCaller{c: &child{cmd: cmd, stdin: stdin}, lines: make(chan string, 1024), counts: make(chan string, 1)}
+	rc := &remoteCaller{c: &child{cmd: cmd, stdin: stdin}, ready: make(chan struct{}), failing: make(chan struct{}),
+		lines: make(chan string, 1024), dials: make(chan time.Time, 1024), counts: make(chan string, 1)}
 	t.Cleanup(rc.c.kill)
-	ready := make(chan struct{})
 	go func() {
 		in := bufio.NewScanner(stdout)
 		for in.Scan() {
+			var ns int64
 			switch l := in.Text(); {
 			case l == "READY":
-				close(ready)
+				close(rc.ready)
+			case l == "FAILING":
+				close(rc.failing)
 			case strings.HasPrefix(l, "COUNTS "):
 				rc.counts <- strings.TrimPrefix(l, "COUNTS ")
+			case strings.HasPrefix(l, "DIAL "):
+				if _, err := fmt.Sscanf(l, "DIAL %d", &ns); err == nil {
+					select {
+					case rc.dials <- time.Unix(0, ns):
+					default:
+					}
+				}
 			default:
 				rc.lines <- l
 			}
 		}
 	}()
-	select {
-	case <-ready:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the caller had no call answered within 10 s")
-	}
 	return rc
 }
 
@@ -70,34 +89,58 @@ func startRemoteCaller(t *testing.T, ns string, s callerSpec) *remoteCaller {
 type transition struct {
 	at       time.Time
 	from, to string
-	reason   state.Reason
+	reason   string
 }
 
-// next returns the caller's next transition to state to, failing the test
-// if none comes by deadline.
-func (rc *remoteCaller) next(t *testing.T, to string, deadline time.Time) transition {
+// next returns the caller's next transition to state to made at from or
+// later, failing the test if none comes by deadline.
+func (rc *remoteCaller) next(t *testing.T, to string, from, deadline time.Time) transition {
 	t.Helper()
 	timeout := time.After(time.Until(deadline))
 	for {
 		select {
 		case l := <-rc.lines:
-			var tr transition
-			var ns int64
-			var reason string
-			if _, err := fmt.Sscanf(l, "T %d %s %s %s", &ns, &tr.from, &tr.to, &reason); err != nil {
-				t.Fatalf("caller line %q: %v", l, err)
-			}
-			if err := tr.reason.UnmarshalText([]byte(reason)); err != nil {
-				t.Fatalf("caller line %q: %v", l, err)
-			}
-			tr.at = time.Unix(0, ns)
-			if tr.to == to {
+			tr := parseTransition(t, l)
+			if tr.to == to && !tr.at.Before(from) {
 				return tr
 			}
 		case <-timeout:
-			t.Fatalf("no transition to %s by %v", to, deadline.Format("15:04:05.000"))
+			t.Fatalf("no transition to %s from %v by %v", to, from.Format("15:04:05.000"), deadline.Format("15:04:05.000"))
 		}
 	}
+}
+
+// steady waits until the caller's breaker has made no transition for a
+// second and is closed: its first calls may time out while the
+// connections between the processes are made, on a loaded machine long
+// enough to open it. It fails the test after 30 s.
+func (rc *remoteCaller) steady(t *testing.T) {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	state := "closed"
+	for {
+		select {
+		case l := <-rc.lines:
+			state = parseTransition(t, l).to
+		case <-time.After(time.Second):
+			if state == "closed" {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the caller's breaker is still %s 30 s after its first answer", state)
+		}
+	}
+}
+
+func parseTransition(t *testing.T, l string) transition {
+	t.Helper()
+	var tr transition
+	var ns int64
+	if _, err := fmt.Sscanf(l, "T %d %s %s %s", &ns, &tr.from, &tr.to, &tr.reason); err != nil {
+		t.Fatalf("caller line %q: %v", l, err)
+	}
+	tr.at = time.Unix(0, ns)
+	return tr
 }
 
 // stop ends the caller's calls and returns how they ended.
@@ -115,5 +158,22 @@ func (rc *remoteCaller) stop(t *testing.T) map[string]int {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the caller did not stop within 10 s")
 		return nil
+	}
+}
+
+// nextDial returns the caller's first TCP dial at from or later (it must
+// run with DialLog), failing the test if none comes by deadline.
+func (rc *remoteCaller) nextDial(t *testing.T, from, deadline time.Time) time.Time {
+	t.Helper()
+	timeout := time.After(time.Until(deadline))
+	for {
+		select {
+		case at := <-rc.dials:
+			if !at.Before(from) {
+				return at
+			}
+		case <-timeout:
+			t.Fatalf("no connection attempt from %v by %v", from.Format("15:04:05.000"), deadline.Format("15:04:05.000"))
+		}
 	}
 }

@@ -25,7 +25,7 @@ func TestPausedNodeRunsNoTimedOutCallWithShedExpired(t *testing.T) {
 		t.Run(fmt.Sprintf("shed=%v", shed), func(t *testing.T) {
 			// Given a node, and breakers on this one in front of its
 			// dependency: one whose calls give up after 200 ms, one that waits
-			node := startNode(t, nodeSpec{listen: "127.0.0.1:0", keepalive: true, shed: shed})
+			node := startNode(t, nodeSpec{Listen: "127.0.0.1:0", Remoting: remotingSpec{On: true}, Shed: shed})
 			a := startCaller(t)
 			for key, timeout := range map[string]time.Duration{"impatient": 200 * time.Millisecond, "patient": 5 * time.Second} {
 				if err := a.reg.Register(context.Background(), key, tripwire.ActorTarget(node.pid()), tripwire.Settings{Threshold: 10 * calls, CallTimeout: timeout}); err != nil {
@@ -35,7 +35,7 @@ func TestPausedNodeRunsNoTimedOutCallWithShedExpired(t *testing.T) {
 			if _, err := a.reg.Call(context.Background(), "patient", hello()); err != nil {
 				t.Fatalf("call before the pause: %v", err)
 			}
-			executedBefore, shedBefore := node.counts(t)
+			before := node.counts(t)
 
 			// When the node is stopped while calls to it time out
 			if err := node.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
@@ -69,8 +69,8 @@ func TestPausedNodeRunsNoTimedOutCallWithShedExpired(t *testing.T) {
 
 			// Then, of the calls that timed out, the dependency ran none with
 			// ShedExpired, and all without
-			executed, shedNow := node.counts(t)
-			late, dropped := executed-executedBefore-1, shedNow-shedBefore
+			now := node.counts(t)
+			late, dropped := now.executed-before.executed-1, now.shed-before.shed
 			t.Logf("node stopped while %d calls timed out, then continued: shed=%v: %d of them executed, %d shed",
 				calls, shed, late, dropped)
 			want := calls

@@ -3,5 +3,5 @@
 // breaker, and protohello, protoactor's hello world that spawns and asks
 // one actor. Its test checks that a program with function targets only
 // links none of protoactor's remote and cluster and no gRPC: those come
-// with the packages that need them (grain, remotekeepalive, etcdprovider).
+// with the packages that need them (grain, remoting, etcdprovider).
 package size

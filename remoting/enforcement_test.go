@@ -1,4 +1,4 @@
-package remotekeepalive_test
+package remoting_test
 
 import (
 	"net"
@@ -8,7 +8,7 @@ import (
 	"golang.org/x/net/http2"
 	"google.golang.org/grpc"
 
-	"github.com/tripwire-go/tripwire/remotekeepalive"
+	"github.com/tripwire-go/tripwire/remoting"
 )
 
 // The server side accepts pings as often as MinTime, even on a connection
@@ -18,7 +18,7 @@ import (
 // faster than MinTime.
 func TestServerAcceptsPingsAtMinTime(t *testing.T) {
 	const minTime = 100 * time.Millisecond
-	opts, err := remotekeepalive.ServerOptions(remotekeepalive.Config{MinTime: minTime})
+	opts, err := remoting.ServerOptions(remoting.Config{Keepalive: remoting.Keepalive{MinTime: minTime}})
 	if err != nil {
 		t.Fatal(err)
 	}
