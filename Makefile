@@ -15,7 +15,7 @@ test: chromium netns etcd prometheus
 	$(GO) vet ./...
 	TRIPWIRE_REQUIRE_BROWSER=1 TRIPWIRE_REQUIRE_NETNS=1 TRIPWIRE_REQUIRE_ETCD=1 TRIPWIRE_REQUIRE_PROMETHEUS=1 \
 		$(GO) test -race -count=1 -timeout 9m ./...
-	$(GO) test -race -count=1 -timeout 2m -tags tripwire_sendhook ./internal/sendhook/ ./internal/soak/
+	$(GO) test -race -count=1 -timeout 2m -tags tripwire_sendhook ./internal/sendhook/ ./cmd/tripwire/internal/soak/
 	$(GO) test -race -count=1 -timeout 1m -tags tripwire_sendhook -run 'TheHook' .
 	$(GO) test -count=1 -timeout 5m ./test/scale/
 
@@ -123,7 +123,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSettings$$' -fuzztime $(FUZZTIME) .
 
 # The model-based test with 20,000 cases (about 5 minutes), then the load and
-# chaos test at soak size (internal/soak's TestLoad and TestHotKey; `make test` runs both small).
+# chaos test at soak size (cmd/tripwire/internal/soak's TestLoad and TestHotKey; `make test` runs both small).
 # Without -race, which costs 5-10x and on a small machine would make the
 # lateness check measure the scheduler; make test covers races. Callers think
 # 50 ms between calls so the process stays below saturation. Built with the
@@ -131,7 +131,7 @@ fuzz:
 # Tripwire sent each late answer, not how long its caller then waited to run.
 soak:
 	$(GO) test -count=1 -timeout 60m -run '^TestRegistryModel$$' ./test/model -rapid.checks=20000
-	$(GO) test -count=1 -timeout 60m -tags tripwire_sendhook -run '^(TestLoad|TestHotKey)$$' -v ./internal/soak/ -args \
+	$(GO) test -count=1 -timeout 60m -tags tripwire_sendhook -run '^(TestLoad|TestHotKey)$$' -v ./cmd/tripwire/internal/soak/ -args \
 		-load.callers=512 -load.keys=1000 -load.duration=5m \
 		-load.hotcallers=1000 -load.hotduration=5m -load.think=50ms
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 )
 
 func TestHelpGoesToStdout(t *testing.T) {

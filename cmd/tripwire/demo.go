@@ -20,7 +20,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 	"github.com/tripwire-go/tripwire/remoting"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/tripwire-go/tripwire/state"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 )
 
 // describeDemo is what the demo is about to do, in a few lines.

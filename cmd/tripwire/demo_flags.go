@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 )
 
 // demoOptions is one run of the demo command: the driver's config and what

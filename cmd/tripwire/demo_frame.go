@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 	"github.com/tripwire-go/tripwire/state"
 )
 

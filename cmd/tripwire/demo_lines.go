@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 )
 
 // lineView prints plain lines, for a pipe or a file: each event as it

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 	"github.com/tripwire-go/tripwire/state"
 )
 

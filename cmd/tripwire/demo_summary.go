@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 )
 
 // summaryLines is the summary after a run of at: every key's row under

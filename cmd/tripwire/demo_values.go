@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 	"github.com/tripwire-go/tripwire/state"
 )
 

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/tripwire-go/tripwire/internal/demo"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 	"github.com/tripwire-go/tripwire/state"
 )
 

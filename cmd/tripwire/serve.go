@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	demopkg "github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 	"github.com/tripwire-go/tripwire/dashboard"
-	demopkg "github.com/tripwire-go/tripwire/internal/demo"
 	"github.com/tripwire-go/tripwire/internal/system"
 	"github.com/tripwire-go/tripwire/tripwiretest"
 )

@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	demopkg "github.com/tripwire-go/tripwire/internal/demo"
+	demopkg "github.com/tripwire-go/tripwire/cmd/tripwire/internal/demo"
 )
 
 // serveOptions is one run of the serve command.

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 	"github.com/tripwire-go/tripwire/dashboard"
-	"github.com/tripwire-go/tripwire/internal/soak"
 )
 
 // serveSoakCmd is serve -soak: the dashboard of a soak run (internal/soak,

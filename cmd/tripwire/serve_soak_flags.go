@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tripwire-go/tripwire/internal/soak"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 )
 
 // serveSoakOptions is one run of serve -soak.

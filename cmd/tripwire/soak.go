@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/soak"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 )
 
 func init() {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/soak"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 )
 
 // describeSoak is the line that says what the run will do: what its

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/soak"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 )
 
 // errSoakFlag is a flag value soak refuses; the message says which and why.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/soak"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 )
 
 // soakProgress prints a soak's progress: on a terminal one line redrawn in

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/soak"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 )
 
 // printSoakReport prints a finished soak's report and every violated invariant

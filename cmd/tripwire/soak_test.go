@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/soak"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/soak"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 )
 
 // TestLoad: many callers on many keys, with faults in every target and

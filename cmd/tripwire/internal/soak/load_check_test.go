@@ -5,7 +5,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/tripwire-go/tripwire/internal/soak"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 )
 
 // check logs a finished run's report, fails the test for every violated

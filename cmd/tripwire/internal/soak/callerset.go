@@ -3,7 +3,7 @@ package soak
 import (
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/load"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/load"
 )
 
 // callerSet is the goroutine callers of a run.

@@ -14,7 +14,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/load"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/load"
 )
 
 // Driver runs a demo: it registers the keys, calls them, and keeps what the

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire"
-	"github.com/tripwire-go/tripwire/internal/load"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/load"
 	"github.com/tripwire-go/tripwire/state"
 )
 

@@ -1,6 +1,6 @@
 package soak
 
-import "github.com/tripwire-go/tripwire/internal/load"
+import "github.com/tripwire-go/tripwire/cmd/tripwire/internal/load"
 
 // think is what a caller (goroutine or asker) does between calls: it thinks
 // for a while, and after ErrOpen it backs off, like a real client. Callers

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tripwire-go/tripwire/internal/soak"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 	"github.com/tripwire-go/tripwire/tripwiretest"
 )
 

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/soak"
 	"github.com/tripwire-go/tripwire/internal/sendhook"
-	"github.com/tripwire-go/tripwire/internal/soak"
 )
 
 // TestARunKnowsWhenTripwireSentItsAnswersOnlyWithTheHook: in a build with

@@ -7,7 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/tripwire-go/tripwire/internal/load"
+	"github.com/tripwire-go/tripwire/cmd/tripwire/internal/load"
 )
 
 // callLog records when each caller called.
