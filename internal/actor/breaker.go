@@ -213,7 +213,7 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 	if !now.Before(c.Deadline) {
 		// Its deadline passed while it waited in the mailbox: the target was
 		// never asked, so it counts neither way.
-		b.count(tCanceled, now, 0, false)
+		b.count(state.TallyCanceled, now, 0, unmeasured)
 		c.Settle(Result{Err: errs.ErrTimeout})
 		return
 	}
@@ -224,7 +224,7 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 			b.forward(ctx, c, e.Gen, now)
 		case state.Reject:
 			b.publishRejecting()
-			b.count(tRejected, now, 0, false)
+			b.count(state.TallyRejected, now, 0, unmeasured)
 			c.Settle(Result{Err: b.cfg.Cell.openError()})
 		}
 	}
@@ -356,7 +356,7 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout,
 		kind = state.Ignored
 	}
 	d := now.Sub(c.admitted)
-	t, measured := b.tallyEnd(kind, canceled, timeout, res.Err, d)
+	t, timed := b.tallyEnd(kind, canceled, timeout, res.Err, d)
 	if kind != state.Succeeded || !b.circuit.Quiet() {
 		b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: d, Timeout: timeout, Rand: rand.Float64()}, now)
 	}
@@ -370,7 +370,7 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout,
 		c.spent = done
 		c.deliver(res)
 	}
-	b.count(t, now, d, measured)
+	b.count(t, now, d, timed)
 }
 
 // carried reports whether the breaker's table holds c for an earlier
@@ -399,7 +399,7 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	c.ctx.cancel(context.Canceled)
 	now := time.Now()
 	b.lastActive = monoOf(now)
-	b.count(tCanceled, now, 0, false)
+	b.count(state.TallyCanceled, now, 0, unmeasured)
 	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, now)
 }
 

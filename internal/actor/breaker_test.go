@@ -118,7 +118,7 @@ func answer(c *Call) Result {
 func (r *rig) snapshot() Snapshot {
 	s := r.fullSnapshot()
 	// the tests compare the rest (fullSnapshot has all)
-	s.Key, s.Rules, s.Stats, s.Since, s.Reason = "", nil, Stats{}, time.Time{}, state.ReasonNone
+	s.Key, s.Rules, s.Stats, s.Since, s.Reason = "", nil, state.Stats{}, time.Time{}, state.ReasonNone
 	return s
 }
 

@@ -9,15 +9,23 @@ import (
 	"github.com/tripwire-go/tripwire/state"
 )
 
-// count records one call of kind t in the key's statistics.
-func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) {
+// Whether a call's latency counts in its key's statistics (count): not
+// for a call its target did not run, nor for one its caller withdrew.
+const (
+	unmeasured = false
+	measured   = true
+)
+
+// count records one call that ended as t in the key's statistics, and its
+// latency d if timed.
+func (b *breaker) count(t state.Tally, now time.Time, d time.Duration, timed bool) {
 	cell := &b.cfg.Cell
 	s, w := cell.window(now)
-	n := s.record(w, t, now, d, measured, cell)
+	n := s.record(w, t, now, d, timed, cell)
 	// (An actor target's key with a classifier of its own classifies its
 	// replies on a worker, which then posts them: it takes no lane.)
-	if t == tSuccess && n >= hotCalls && (b.cfg.Target.Func != nil || b.rules.Classify == nil) && cell.hot.Load() == nil {
-		cell.hot.Store(newHotLane(w.origin)) // hot: its workers count its successes from now on
+	if t == state.TallySuccess && n >= hotCalls && (b.cfg.Target.Func != nil || b.rules.Classify == nil) && cell.hot.Load() == nil {
+		cell.hot.Store(newHotLane(w.Origin())) // hot: its workers count its successes from now on
 	}
 	if !b.draining {
 		b.armDrain()
@@ -30,28 +38,28 @@ func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) 
 // any, as the one that may open the circuit: the call's error, or
 // ErrSlowCall for a success slower than SlowCall. The breaker counts the
 // tally once the caller has its answer (see end).
-func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err error, d time.Duration) (t tally, measured bool) {
-	t = tSuccess
+func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err error, d time.Duration) (t state.Tally, timed bool) {
+	t = state.TallySuccess
 	var cause error
 	switch {
 	case canceled:
-		return tCanceled, false
+		return state.TallyCanceled, unmeasured
 	case kind == state.Ignored && timeout:
-		return tCanceled, false // its target was never asked (see deadlineKind)
+		return state.TallyCanceled, unmeasured // its target was never asked (see deadlineKind)
 	case kind == state.Ignored:
-		t = tIgnored
+		t = state.TallyIgnored
 	case kind == state.Failed:
-		t, cause = tFailure, err
+		t, cause = state.TallyFailure, err
 		if timeout || errors.Is(err, errs.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
-			t = tTimeout
+			t = state.TallyTimeout
 		}
 	case b.rules.Circuit.SlowCall > 0 && d > b.rules.Circuit.SlowCall:
-		t, cause = tFailure, errs.ErrSlowCall
+		t, cause = state.TallyFailure, errs.ErrSlowCall
 	}
 	if cause != nil {
 		b.cfg.Cell.failed(cause)
 	}
-	return t, true
+	return t, measured
 }
 
 // deadlineKind is how a call the target may not have run ends at its
@@ -71,7 +79,7 @@ func (b *breaker) deadlineKind(c *Call) state.EventKind {
 // give back its window: a key called once and then left keeps only its
 // totals. The check shares the registry's idle timer.
 func (b *breaker) armDrain() {
-	if idle := b.rules.IdleTimeout; idle > 0 && idle <= StatsWindow {
+	if idle := b.rules.IdleTimeout; idle > 0 && idle <= state.StatsWindow {
 		return // it passivates before, which frees the statistics
 	}
 	_, w := b.cfg.Cell.window(time.Now())
@@ -79,7 +87,7 @@ func (b *breaker) armDrain() {
 	b.drainSeq++
 	w.ticket = new(ticket)
 	w.ticket.mb.Store(&b.cfg.Mailbox)
-	b.cfg.Shared.Idle.armTicket(StatsWindow, w.ticket,
+	b.cfg.Shared.Idle.armTicket(state.StatsWindow, w.ticket,
 		&idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.drainSeq), drain: true})
 }
 

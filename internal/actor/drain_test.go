@@ -42,7 +42,7 @@ func TestAQuietKeyThatIsNotClosedIsNotWokenForItsWindow(t *testing.T) {
 				// Then once its calls' deadline ticks (callTimeout) are
 				// gone, nothing is armed to wake it
 				for range 2 {
-					time.Sleep(callTimeout + StatsWindow)
+					time.Sleep(callTimeout + state.StatsWindow)
 					synctest.Wait()
 					require.Zero(t, r.cfg.Shared.Idle.len(), "a quiet key that is not closed is woken for its window")
 				}
@@ -54,7 +54,7 @@ func TestAQuietKeyThatIsNotClosedIsNotWokenForItsWindow(t *testing.T) {
 
 				// And once closed, it gives its window back a window later
 				r.control(state.Reset)
-				time.Sleep(StatsWindow + time.Second)
+				time.Sleep(state.StatsWindow + time.Second)
 				synctest.Wait()
 				require.Zero(t, r.cfg.Cell.flags.Load()&flagWindow, "its window was not given back")
 				require.NotZero(t, r.fullSnapshot().Stats.Total.Calls)

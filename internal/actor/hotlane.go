@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/tripwire-go/tripwire/internal/pin"
+	"github.com/tripwire-go/tripwire/state"
 )
 
 // A hot key's successes are counted where they arrive — on the worker that
@@ -35,7 +36,7 @@ const (
 
 // hotLane is a hot key's successes, counted where they arrive.
 type hotLane struct {
-	origin mono // its window's: epochs number as the window numbers them
+	origin time.Duration // its window's: epochs number as the window numbers them
 	shards []hotShard
 }
 
@@ -55,14 +56,14 @@ type hotSlot struct {
 	writers atomic.Int32 // workers counting in it now, each pinned to its processor
 	n       atomic.Uint32
 	max     atomic.Int64 // the slowest, in nanoseconds
-	bins    [latBins]atomic.Uint32
+	bins    [state.LatencyBinCount]atomic.Uint32
 	// taking is the epoch of a slot the breaker has taken (slotTaken) but
 	// not yet emptied, because a worker was still counting in it; only the
 	// breaker touches it.
 	taking int64
 }
 
-func newHotLane(origin mono) *hotLane {
+func newHotLane(origin time.Duration) *hotLane {
 	l := &hotLane{origin: origin, shards: make([]hotShard, min(pin.Processors(), hotShards))}
 	for i := range l.shards {
 		l.shards[i].last.Store(math.MinInt64) // none yet: a mono may be below zero
@@ -76,7 +77,7 @@ func newHotLane(origin mono) *hotLane {
 // epoch the breaker has not taken, or is being taken, or the lane is gone.
 func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
 	sh := &l.shards[pin.Pin()%len(l.shards)]
-	e := epochAt(l.origin, now)
+	e := state.StatsEpoch(l.origin, clock(now))
 	sl := &sh.slots[e&1]
 	// Counted before it reads the epoch: the breaker, which takes the
 	// slot before it reads the writers, either sees this worker counting
@@ -96,7 +97,7 @@ func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
 // begin and done.
 func (sh *hotShard) count(sl *hotSlot, now time.Time, d time.Duration) {
 	sl.n.Add(1)
-	sl.bins[latBin(d)].Add(1)
+	sl.bins[state.LatencyBin(d)].Add(1)
 	raise(&sl.max, int64(d))
 	sh.ended.Add(1)
 	raise(&sh.last, int64(monoOf(now)))
@@ -201,32 +202,16 @@ func (l *hotLane) live(fn func(e int64, sl *hotSlot)) {
 	}
 }
 
-// addHot adds the counts of sl, taken, of epoch e, to the window's bucket
-// for e, or to the totals if the window no longer holds e (at cur), and
-// empties sl.
+// addHot takes the counts of sl, taken, of epoch e, into s's window w at
+// epoch cur (state.Rolling.AddSuccesses), and empties sl.
 func (s *keyStats) addHot(w *statsWindow, e, cur int64, sl *hotSlot) {
 	n := sl.n.Swap(0)
-	maxD := time.Duration(sl.max.Swap(0))
-	var bins latencyBins
+	slowest := time.Duration(sl.max.Swap(0))
+	var bins state.LatencyBins
 	for i := range sl.bins {
 		bins[i] = sl.bins[i].Swap(0)
 	}
-	if e <= cur-StatsBuckets || w.buckets[e%StatsBuckets].epoch > e {
-		s.total[tSuccess] += uint64(n)
-		return
-	}
-	b := s.bucket(w, e)
-	s.total[tSuccess] += uint64(n) - addSat(&b.n[tSuccess], uint64(n))
-	if b.nLat > ^uint32(0)-n {
-		return // a bucket full up: its latencies stop there, as record's do
-	}
-	for i, k := range bins {
-		if k > 0 {
-			b.lat.addN(i, k)
-		}
-	}
-	b.nLat += n
-	b.max = max(b.max, maxD)
+	w.AddSuccesses(&s.total, e, cur, n, &bins, slowest)
 }
 
 // endHot ends the key's lane, if it has one, moving its counts into s's
@@ -238,7 +223,7 @@ func (c *Cell) endHot(s *keyStats, w *statsWindow, now time.Time) {
 		return
 	}
 	c.hot.Store(nil)
-	l.end(s, w, w.epoch(now))
+	l.end(s, w, w.Epoch(clock(now)))
 	c.ended += l.ended()
 }
 

@@ -24,6 +24,6 @@ type Snapshot struct {
 	InFlight       int       // calls forwarded and not yet answered
 	Restarts       int       // crash-restarts of the key's breaker
 	Passivated     bool      // no breaker runs: the key sleeps (IdleTimeout)
-	Stats          Stats
+	Stats          state.Stats
 	Rules          *Rules // the settings in force
 }
