@@ -126,7 +126,7 @@ func (cfg *Config) settleAdmitted(err error) {
 	}
 	mb := task.Inbox(&cfg.Mailbox)
 	cfg.Shared.Pool.Running(func(j *task.Job) {
-		if c, ok := j.Token.(*Call); ok && j.ReplyTo == mb {
+		if c, ok := j.Call.(*Call); ok && j.ReplyTo == mb {
 			c.ctx.cancel(context.Canceled)
 			c.Settle(Result{Err: err})
 		}
@@ -143,7 +143,7 @@ func (cfg *Config) asking() []*Call {
 	waiting := cfg.Shared.Pool.Replies().Waiting(&cfg.Mailbox)
 	for _, a := range waiting {
 		if a.Abandon() { // else its reply came: its outcome is on its way
-			calls = append(calls, a.Courier().(*Call))
+			calls = append(calls, a.Call().(*Call))
 		}
 	}
 	return calls

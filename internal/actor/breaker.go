@@ -279,7 +279,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 	if fn := b.cfg.Target.Func; fn != nil {
 		c.job = task.Job{
 			Ctx: c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
-			Classify: b.rules.Classify, ReplyTo: &b.cfg.Mailbox, Token: c,
+			Classify: b.rules.Classify, ReplyTo: &b.cfg.Mailbox, Call: c,
 		}
 		b.cfg.Shared.Pool.Submit(&c.job)
 		return
@@ -292,7 +292,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
-	c, ok := o.Token.(*Call)
+	c, ok := o.Call.(*Call)
 	if !ok {
 		return
 	}

@@ -147,7 +147,7 @@ type expiry struct{ call *Call }
 
 // Admitted reports, on the worker about to run the target of a call its
 // caller admitted, whether the key's circuit is still the closed one that
-// admitted it (task.Admission).
+// admitted it (task.Call).
 func (c *Call) Admitted() bool { return c.mb.owner.Cell.admits.Load() == c.admittedIn }
 
 // Who took the end of a call its caller admitted (Call.over).
@@ -163,7 +163,7 @@ const (
 // hotlane.go): a success of a call its caller admitted, on a key with a
 // hot lane, whose circuit is still the closed one that admitted it and
 // quiet (Circuit.Quiet: a success changes nothing in it), answered by
-// nobody else yet (task.Admission). Otherwise it reports false, and the
+// nobody else yet (task.Call). Otherwise it reports false, and the
 // worker or the caller posts the outcome. A success counts once the
 // breaker's Quiet is published, as if it had ended before a failure that
 // the breaker is counting meanwhile.
@@ -200,7 +200,7 @@ func (c *Call) Finish(o *task.Completion) bool {
 
 // Redirect hands a call whose circuit moved between its caller's admission
 // and its worker to the key's breaker, which admits it as it admits any
-// other (task.Admission): the target has not run.
+// other (task.Call): the target has not run.
 func (c *Call) Redirect() {
 	c.Release() // the target's hold: the breaker takes it again if it forwards
 	c.mb.PostUserMessage(c)
@@ -219,7 +219,7 @@ func (c *Call) holdSlot(cell *Cell, limit int) {
 }
 
 // Release lets go of the call, once by its caller after the answer and once
-// by the data plane when the target is done with it (task.Releaser).
+// by the data plane when the target is done with it (task.Call).
 func (c *Call) Release() {
 	if c.cell != nil && c.hold.Add(-1) == 0 {
 		c.cell.Done(c.limit)
@@ -343,8 +343,8 @@ func (c *Call) take() (got got, answer Result, courier *task.Ask) {
 }
 
 // Owner is the key's mailbox for a call its caller admitted, whose ask
-// a breaker finds among the router's waiting asks (task.Owned), else nil.
-func (c *Call) Owner() any {
+// a breaker finds among the router's waiting asks (task.Call), else nil.
+func (c *Call) Owner() task.Inbox {
 	if c.mb == nil {
 		return nil
 	}

@@ -117,7 +117,7 @@ func (k *Caller) admit(mb *Mailbox, c *Call, adm *admission, now time.Time) {
 	if fn := cfg.Target.Func; fn != nil {
 		c.job = task.Job{
 			Ctx: c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
-			Classify: cfg.Rules().Classify, ReplyTo: mb, Token: c, Admission: c,
+			Classify: cfg.Rules().Classify, ReplyTo: mb, Call: c, ByCaller: true,
 		}
 	}
 }

@@ -265,7 +265,7 @@ func refuse(msg any, why error) {
 	case *Call:
 		m.Settle(Result{Err: why})
 	case *task.Completion:
-		if c, ok := m.Token.(*Call); ok {
+		if c, ok := m.Call.(*Call); ok {
 			c.Settle(Result{Value: m.Value, Err: m.Err, Target: true})
 		}
 	case refusable:
@@ -413,6 +413,6 @@ func lateOutcome(msg any) bool {
 	if !ok {
 		return false
 	}
-	c, ok := o.Token.(*Call)
+	c, ok := o.Call.(*Call)
 	return ok && c.status.Load()&stateBits != pending
 }

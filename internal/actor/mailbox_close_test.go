@@ -103,10 +103,10 @@ func TestDiscardedMailboxGivesAnOrphansOutcomeToItsCaller(t *testing.T) {
 	m.Discard(errGone)
 	c := newPendingCall()
 	// When its target's outcome arrives
-	m.PostUserMessage(&task.Completion{Token: c, Value: "v"})
+	m.PostUserMessage(&task.Completion{Call: c, Value: "v"})
 	// Then its caller gets it; a late outcome of an answered call changes nothing
 	require.Equal(t, Result{Value: "v", Target: true}, answerOf(t, c))
-	m.PostUserMessage(&task.Completion{Token: c, Value: "again"})
+	m.PostUserMessage(&task.Completion{Call: c, Value: "again"})
 	require.Empty(t, c.signaled())
 }
 

@@ -44,7 +44,7 @@ func (s *Supervisor) handleFailure(sys *actor.ActorSystem, sup actor.Supervisor,
 	case *tactor.Call:
 		m.Settle(tactor.Result{Err: errs.ErrBreakerRestarted})
 	case *task.Completion:
-		if c, ok := m.Token.(*tactor.Call); ok {
+		if c, ok := m.Call.(*tactor.Call); ok {
 			c.Settle(tactor.Result{Err: errs.ErrBreakerRestarted})
 		}
 	}

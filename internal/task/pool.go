@@ -31,12 +31,13 @@ type Job struct {
 	Msg      any
 	Classify Classifier
 	ReplyTo  Inbox // where &Out is posted
-	Token    any
+	Call     Call  // the call it runs, which Out carries back
 	Out      Completion
-	// Admission, if set, is a call its caller admitted without asking its
+	// ByCaller is set for a call its caller admitted without asking its
 	// breaker: the worker asks it, just before the target runs, whether
-	// the circuit still admits it (see Admission).
-	Admission Admission
+	// the circuit still admits it (Call.Admitted), and such a job is
+	// visible to Pool.Running while its target runs.
+	ByCaller bool
 
 	// start is whether its target started, as its worker and whoever
 	// ends the call at its deadline race for it (see Unstarted); a Job
@@ -68,23 +69,6 @@ func (j *Job) begin() bool {
 func (j *Job) Unstarted() bool {
 	j.start.CompareAndSwap(jobQueued, jobDropped)
 	return j.start.Load() == jobDropped
-}
-
-// Admission is a job its caller admitted while the key's circuit was
-// closed, without a turn of its breaker. Just before the target runs the
-// worker asks Admitted whether the circuit is still the one that admitted
-// it; if not (it moved, or its breaker stopped), the worker hands the job
-// back with Redirect, reports nothing and never touches it again, and the
-// breaker admits it as any other call. A job with an Admission is visible
-// to Pool.Running while its target runs.
-//
-// Finish is given the job's outcome, classified, before the worker posts
-// it: it reports whether it took the outcome itself, in which case the
-// worker posts nothing and never touches the job again.
-type Admission interface {
-	Admitted() bool
-	Redirect()
-	Finish(o *Completion) bool
 }
 
 // Inbox takes a job's Completion: a breaker's mailbox, into which the worker
@@ -141,7 +125,7 @@ type worker struct {
 	slot  uint32        // its place in the idle stack's slots, for its life
 	next  atomic.Uint32 // the slot+1 of the worker below it on the idle stack
 
-	// cur is the job with an Admission whose target it is running (or
+	// cur is the job ByCaller whose target it is running (or
 	// held, while Running looks at it: the worker cannot end it then, nor
 	// can its call be reused).
 	cur atomic.Pointer[Job]
@@ -173,19 +157,19 @@ func (p *Pool) Replies() *Router { return p.replies }
 func (p *Pool) Live() int { return int(p.live.Load()) }
 
 // ErrInvalidJob is Submit's answer to a job it cannot run: nil, or without
-// Run and without a Ctx, a Fn or a ReplyTo.
-var ErrInvalidJob = errors.New("tripwire/task: invalid job: nil, or no Ctx, Fn or ReplyTo")
+// Run and without a Ctx, a Fn, a ReplyTo or a Call.
+var ErrInvalidJob = errors.New("tripwire/task: invalid job: nil, or no Ctx, Fn, ReplyTo or Call")
 
 // Submit hands j to an idle worker or starts a new one; an invalid job is
 // ErrInvalidJob, and is not run. After Close the job is answered with
 // ErrShutdown, ignored (neither a success nor a failure), without running. A zero Deadline adds none to Ctx.
 func (p *Pool) Submit(j *Job) error {
-	if j == nil || (j.Run == nil && (j.Ctx == nil || j.Fn == nil || j.ReplyTo == nil)) {
+	if j == nil || (j.Run == nil && (j.Ctx == nil || j.Fn == nil || j.ReplyTo == nil || j.Call == nil)) {
 		return ErrInvalidJob
 	}
 	if p.closed.Load() || !p.dispatch(j) {
-		release(j.Token)
-		j.Out = Completion{Token: j.Token, Err: errs.ErrShutdown, Ignored: true} // neither a success nor a failure
+		j.Call.Release()
+		j.Out = Completion{Call: j.Call, Err: errs.ErrShutdown, Ignored: true} // neither a success nor a failure
 		j.post()
 	}
 	return nil
@@ -222,7 +206,7 @@ func (p *Pool) dispatch(j *Job) bool {
 }
 
 // Running calls fn with the job of every worker running the target of a
-// job with an Admission, while that worker cannot end it: a breaker that
+// job ByCaller, while that worker cannot end it: a breaker that
 // stops for good answers this way the calls its callers admitted. A job
 // another Running holds at that moment is skipped: a caller that must see
 // every job calls it again (a registry does, once its breakers have
@@ -352,21 +336,21 @@ func (p *Pool) run(w *worker, j *Job) {
 		runRecovered(j.Run)
 		return
 	}
-	if a := j.Admission; a != nil {
+	if j.ByCaller {
 		w.cur.Store(j)
-		if !a.Admitted() {
+		if !j.Call.Admitted() {
 			w.end(j)
-			a.Redirect() // the last touch of j
+			j.Call.Redirect() // the last touch of j
 			return
 		}
 	}
 	if !j.begin() {
 		// Its deadline came first: whoever ends the call there answers it
 		// (see Unstarted), and the target never saw it.
-		if j.Admission != nil {
+		if j.ByCaller {
 			w.end(j)
 		}
-		release(j.Token)
+		j.Call.Release()
 		return
 	}
 	ctx := j.Ctx
@@ -376,13 +360,13 @@ func (p *Pool) run(w *worker, j *Job) {
 		defer cancel()
 	}
 	v, err := call(ctx, j.Fn, j.Msg)
-	if j.Admission != nil {
+	if j.ByCaller {
 		w.end(j) // before the report: Running never sees a job reported
 	}
-	release(j.Token) // before the answer: its caller may call again at once
-	j.Out = Completion{Token: j.Token, Value: v, Err: err}
+	j.Call.Release() // before the answer: its caller may call again at once
+	j.Out = Completion{Call: j.Call, Value: v, Err: err}
 	j.Classify.classify(&j.Out)
-	if a := j.Admission; a != nil && a.Finish(&j.Out) {
+	if j.ByCaller && j.Call.Finish(&j.Out) {
 		return
 	}
 	j.post()

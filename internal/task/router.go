@@ -60,7 +60,7 @@ func (r *Router) slots() *slots {
 type sender struct {
 	pid      actor.PID
 	ask      *Ask
-	owner    any           // what its courier said it belongs to (Owned), or nil
+	owner    Inbox         // the mailbox its call's asks belong to (Call.Owner), or nil
 	router   *Router       // where its replies go
 	proc     actor.Process // the sender, where its PID's cached process points
 	deadline int64         // the call's, in Unix nanoseconds; 0: none
@@ -77,13 +77,6 @@ func (s *sender) SendSystemMessage(*actor.PID, any) {}
 
 // Stop ignores protoactor's stop, as the router does.
 func (s *sender) Stop(*actor.PID) {}
-
-// Owned is a Courier that says what its asks belong to, for
-// Router.Waiting: a key's mailbox, say. The owner is read when the ask
-// starts.
-type Owned interface {
-	Owner() any
-}
 
 // overflow holds the asks whose slot was taken when they began to wait.
 type overflow struct {
@@ -118,9 +111,7 @@ func (r *Router) newSender(a *Ask) *sender {
 	if !a.deadline.IsZero() {
 		s.deadline = a.deadline.UnixNano()
 	}
-	if o, ok := a.courier.(Owned); ok {
-		s.owner = o.Owner()
-	}
+	s.owner = a.call.Owner()
 	s.proc = s
 	cacheProcess(&s.pid, &s.proc)
 	return s
@@ -180,12 +171,12 @@ func (r *Router) waiting(self *actor.PID) bool {
 	return s != nil && &s.pid == self
 }
 
-// Waiting returns the asks of owner (Owned; nil: of couriers that say
+// Waiting returns the asks of owner (Call.Owner; nil: of calls that say
 // none) waiting for a reply. It reads every slot (a breaker calls it when
 // its target dies, or when it stops with asks its callers sent), and no
 // ask of another owner, whose memory its next use may be writing: what it
 // returns, the owner must keep from being used again meanwhile.
-func (r *Router) Waiting(owner any) []*Ask {
+func (r *Router) Waiting(owner Inbox) []*Ask {
 	var found []*Ask
 	if t := r.table.Load(); t != nil {
 		for i := range t {
