@@ -122,13 +122,12 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 	}
 	deadline := callDeadline(ctx, start.Add(callTimeout), now)
 	ctx, span := r.calls.Start(ctx, e.Key, start)
-	var fromTarget bool
-	v, err := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now, r.calls.Provenance(&fromTarget))
-	if err == errs.ErrForgotten {
+	res := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now)
+	if res.Err == errs.ErrForgotten {
 		return r.remade(ctx, e, msg, f, span, start, deadline)
 	}
-	r.calls.Finish(ctx, &e.Config, span, start, err, fromTarget)
-	return v, err
+	r.calls.Finish(ctx, &e.Config, span, start, res.Err, res.Target)
+	return res.Value, res.Err
 }
 
 // callDeadline is the earlier of deadline and ctx's, read at now. A ctx

@@ -47,11 +47,10 @@ func (r *Registry) remade(ctx context.Context, old *registry.Entry, msg any, f F
 			r.calls.Abandon(span, err)
 			return nil, err
 		}
-		var fromTarget bool
-		v, err := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, r.caller.Now(), r.calls.Provenance(&fromTarget))
-		if err != errs.ErrForgotten {
-			r.calls.Finish(ctx, &e.Config, span, start, err, fromTarget)
-			return v, err
+		res := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, r.caller.Now())
+		if res.Err != errs.ErrForgotten {
+			r.calls.Finish(ctx, &e.Config, span, start, res.Err, res.Target)
+			return res.Value, res.Err
 		}
 	}
 }

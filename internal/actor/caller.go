@@ -52,14 +52,13 @@ func (k *Caller) Now() time.Time {
 }
 
 // Do posts a call for msg to mb — or, while the key's circuit is closed,
-// sends it to its target itself (admit) — and returns its one answer: the target's
-// (*fromTarget is set to true then, if fromTarget is not nil),
-// ErrTimeout at deadline, context.Canceled when ctx is cancelled first, or
-// why the key has no breaker any more. now is when the caller read the clock
-// (time.Now, with its monotonic reading). The call occupies the MaxInFlight
-// slot that cell.Admit(limit) counted until it has its answer and its target
-// is done with it.
-func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time, fromTarget *bool) (any, error) {
+// sends it to its target itself (admit) — and returns its one answer: the
+// target's (Result.Target), ErrTimeout at deadline, context.Canceled when
+// ctx is cancelled first, or why the key has no breaker any more. now is
+// when the caller read the clock (time.Now, with its monotonic reading).
+// The call occupies the MaxInFlight slot that cell.Admit(limit) counted
+// until it has its answer and its target is done with it.
+func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg any, deadline, now time.Time) Result {
 	adm := admissionOf(mb, deadline, now)
 	due := k.dueOf(deadline, adm != nil)
 	if adm != nil && adm.send != nil {
@@ -87,17 +86,14 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 		k.watch(c, due)
 		mb.PostUserMessage(c)
 	}
-	v, err, target := k.wait(ctx, mb, c)
+	res := k.wait(ctx, mb, c)
 	c.Release()
 	// A call that cannot be reused keeps its backstop, which its timer
 	// holds weakly: both go once nothing else refers to the call.
 	if c.reusable() {
 		k.calls.Put(c) // reset when taken; the pool drops it within two GCs
 	}
-	if fromTarget != nil {
-		*fromTarget = target
-	}
-	return v, err
+	return res
 }
 
 // admit admits c without a turn of its breaker, under adm (admissionOf):
@@ -162,7 +158,7 @@ func (k *Caller) newCall(mb *Mailbox, ctx context.Context, msg any, deadline, no
 // breaker (Reply): classified here, or on a worker if the key has a
 // classifier of its own — user code must never hold a caller past its
 // deadline.
-func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error, bool) {
+func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) Result {
 	cancelled := ctx.Done()
 	for {
 		if cancelled == nil {
@@ -174,7 +170,7 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error, bo
 				cancelled = nil
 				if errors.Is(ctx.Err(), context.Canceled) && c.withdraw() {
 					mb.PostUserMessage(&withdrawal{Call: c})
-					return nil, ctx.Err(), false
+					return Result{Err: ctx.Err()}
 				}
 				// Its deadline (the breaker answers ErrTimeout), or an
 				// answer given at this very moment: it is on its way.
@@ -183,7 +179,7 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error, bo
 		}
 		got, res, ask := c.take()
 		if got == gotAnswer {
-			return res.Value, res.Err, res.Target
+			return res
 		}
 		if ask.Classifies() {
 			k.pool.Go(func() { mb.PostUserMessage(ask.Completion()) })
@@ -195,7 +191,7 @@ func (k *Caller) wait(ctx context.Context, mb *Mailbox, c *Call) (any, error, bo
 		// Its turn usually ran inline, on this goroutine (or Finish
 		// answered it here): take the answer without blocking again.
 		if res, ok := answered(c); ok {
-			return res.Value, res.Err, res.Target
+			return res
 		}
 	}
 }

@@ -79,16 +79,6 @@ func (c *Calls) Finish(ctx context.Context, cfg *tactor.Config, span trace.Span,
 	end(span, label, err)
 }
 
-// Provenance is where Caller.Do reports whether a call's answer is its
-// target's own, for Finish: nil (none asked) if nothing is recorded, so a
-// registry without metrics or spans pays nothing for it.
-func (c *Calls) Provenance(fromTarget *bool) *bool {
-	if c == nil {
-		return nil
-	}
-	return fromTarget
-}
-
 // Abandon ends the span that Start began of a call that ended with err
 // before a breaker took it, whose metrics (if any) were recorded as for a
 // call refused at once (Rejected, RefusedKey) or not at all.
