@@ -126,7 +126,7 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 	if res.Err == errs.ErrForgotten {
 		return r.remade(ctx, e, msg, f, span, start, deadline)
 	}
-	r.calls.Finish(ctx, &e.Config, span, start, res.Err, res.Target)
+	r.calls.Finish(ctx, &e.Config, span, start, res)
 	return res.Value, res.Err
 }
 

@@ -265,7 +265,7 @@ func (r *Registry) build(ctx context.Context, key string, mk Factory) (e *regist
 		return nil, fmt.Errorf("%w for %q: %w", ErrFactory, key, err)
 	}
 	// (Registered whatever became of ctx: a factory that made a key made it.)
-	e, err = r.register(context.Background(), key, t, s, true)
+	e, err = r.register(context.Background(), key, t, s, byFactory)
 	if errors.Is(err, ErrDuplicateKey) {
 		// Registered with Register by the program itself while the
 		// factory ran: the program's breaker serves the key.

@@ -7,6 +7,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	tactor "github.com/tripwire-go/tripwire/internal/actor"
 	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/internal/registry"
 )
@@ -21,7 +22,7 @@ func (r *Registry) remade(ctx context.Context, old *registry.Entry, msg any, f F
 	key := old.Key
 	for {
 		if !r.caller.Now().Before(deadline) { // nothing to make the key for
-			r.calls.Finish(ctx, &old.Config, span, start, ErrTimeout, false)
+			r.calls.Finish(ctx, &old.Config, span, start, tactor.Result{Err: ErrTimeout})
 			return nil, ErrTimeout
 		}
 		e, err := r.resolve(ctx, key, f, deadline)
@@ -49,7 +50,7 @@ func (r *Registry) remade(ctx context.Context, old *registry.Entry, msg any, f F
 		}
 		res := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, r.caller.Now())
 		if res.Err != errs.ErrForgotten {
-			r.calls.Finish(ctx, &e.Config, span, start, res.Err, res.Target)
+			r.calls.Finish(ctx, &e.Config, span, start, res)
 			return res.Value, res.Err
 		}
 	}

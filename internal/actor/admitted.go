@@ -60,10 +60,10 @@ const (
 	counted                 // its first end, of this incarnation's: it counts, once
 )
 
-// takeEnd takes an end of a call its caller admitted; outcome: the end is
-// its outcome, which also takes an end its worker handed on (Call.Finish).
-func (b *breaker) takeEnd(c *Call, outcome bool) ending {
-	if !c.over.CompareAndSwap(endOpen, endTaken) && (!outcome || !c.over.CompareAndSwap(endHanded, endTaken)) {
+// takeEnd takes an end of a call its caller admitted; its outcome also
+// takes an end its worker handed on (Call.Finish).
+func (b *breaker) takeEnd(c *Call, by endedBy) ending {
+	if !c.over.CompareAndSwap(endOpen, endTaken) && (by != byOutcome || !c.over.CompareAndSwap(endHanded, endTaken)) {
 		return again
 	}
 	b.cfg.Cell.ended++
@@ -83,7 +83,7 @@ func (b *breaker) expireAdmitted(ctx actor.Context, c *Call) {
 	if c.admittedIn == nil {
 		return // the breaker admitted it after all: its deadline tick ends it
 	}
-	e := b.takeEnd(c, false)
+	e := b.takeEnd(c, byDeadline)
 	if e == again {
 		return
 	}
@@ -95,7 +95,7 @@ func (b *breaker) expireAdmitted(ctx actor.Context, c *Call) {
 	}
 	now := time.Now()
 	b.lastActive = monoOf(now)
-	b.end(ctx, c, b.deadlineKind(c), true, false, Result{Err: errs.ErrTimeout}, now)
+	b.end(ctx, c, b.deadlineKind(c), byDeadline, Result{Err: errs.ErrTimeout}, now)
 }
 
 // SettleOrphans answers with err every call of the key still in flight
@@ -158,12 +158,12 @@ func (b *breaker) targetDownAdmitted(ctx actor.Context, now time.Time) {
 	}
 	for _, c := range b.cfg.asking() {
 		c.ask = nil
-		e := b.takeEnd(c, false)
+		e := b.takeEnd(c, byTargetDown)
 		c.ctx.cancel(context.Canceled)
 		if e != counted {
 			c.Settle(Result{Err: errs.ErrTargetDown})
 			continue
 		}
-		b.end(ctx, c, state.Failed, false, false, Result{Err: errs.ErrTargetDown}, now)
+		b.end(ctx, c, state.Failed, byTargetDown, Result{Err: errs.ErrTargetDown}, now)
 	}
 }

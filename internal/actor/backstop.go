@@ -49,6 +49,13 @@ const notWatched = math.MaxInt64
 // never is the latest due: 146 years, for a CallTimeout of "no timeout".
 const never = math.MaxInt64>>1 - 1
 
+// Whether a use's backstop acts at its deadline first (dueOf): for a call
+// its caller admitted, whose expiry then goes to its breaker.
+const (
+	atGrace    = false
+	atDeadline = true
+)
+
 // dueOf is the due of a use with deadline.
 func (k *Caller) dueOf(deadline time.Time, early bool) int64 {
 	due := deadline.Sub(k.born)
@@ -173,7 +180,7 @@ func (bs *backstop) fire() {
 				}
 				at = int64(graceAfter(time.Duration(due)))
 			default:
-				c.expire(errs.ErrTimeout, round, false)
+				c.expire(errs.ErrTimeout, round)
 				at = 0
 			}
 			if a := bs.armed.Load(); at != 0 && (a == 0 || at < a) {

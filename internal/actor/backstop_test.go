@@ -33,7 +33,7 @@ func inTimerBubble(t *testing.T, body func(t *testing.T, k *Caller)) {
 func use(k *Caller, c *Call, msg string, in time.Duration) {
 	now := time.Now()
 	c.reset(context.Background(), msg, now.Add(in), now)
-	c.begin(k.dueOf(now.Add(in), false))
+	c.begin(k.dueOf(now.Add(in), atGrace))
 	k.watch(c, c.due.Load())
 }
 
@@ -83,7 +83,7 @@ func TestABackstopNeverTakesAnEarlierUsesDeadlineForTheUseItSees(t *testing.T) {
 		<-c.signaled()
 		now := time.Now()
 		c.reset(context.Background(), "again", now.Add(30*time.Second), now)
-		c.begin(k.dueOf(now.Add(30*time.Second), false))
+		c.begin(k.dueOf(now.Add(30*time.Second), atGrace))
 
 		// Then the firing at the first deadline leaves the new use alone and
 		// arms itself for the new use's own deadline

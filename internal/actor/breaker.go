@@ -297,7 +297,7 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 		return
 	}
 	if c.admittedIn != nil {
-		if b.takeEnd(c, true) != counted {
+		if b.takeEnd(c, byOutcome) != counted {
 			c.ctx.cancel(context.Canceled)
 			if c.claim() {
 				c.spent = true // its worker is done with it: its outcome is here
@@ -328,8 +328,18 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 	}
 	now := since(c.admitted)
 	b.lastActive = monoOf(now)
-	b.end(ctx, c, kind, false, true, Result{Value: o.Value, Err: o.Err, Target: true}, now)
+	b.end(ctx, c, kind, byOutcome, Result{Value: o.Value, Err: o.Err, Target: true}, now)
 }
+
+// How a call in flight ended (end, takeEnd).
+type endedBy uint8
+
+const (
+	byOutcome    endedBy = iota // its target's outcome, which is its answer
+	byDeadline                  // its deadline passed: a timeout
+	byTargetDown                // its actor target died
+	byWithdrawal                // its caller withdrew it
+)
 
 // end is the end of a call the breaker's table held (its target answered,
 // its deadline passed, its target died): the verdict counts in the circuit
@@ -339,17 +349,22 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 // caches makes its caller wait for none of their memory, and a Snapshot,
 // a later turn, sees the call counted. Every place that ends a call in
 // flight ends it here.
-func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout, done bool, res Result, now time.Time) {
+func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, by endedBy, res Result, now time.Time) {
+	// The last touch of c (and of its target's completion, which lives in
+	// c) is its answer: once answered, the caller may reuse the call of a
+	// target done with it (spent: its outcome is the answer).
+	spent := by == byOutcome
 	if b.carried(c) {
 		// Admitted before a crash (Cell.orphan): its caller gets res, and it
 		// counts nowhere, as a call its caller admitted then (takeEnd).
 		c.ctx.cancel(context.Canceled)
 		if c.claim() {
-			c.spent = done
+			c.spent = spent
 			c.deliver(res)
 		}
 		return
 	}
+	timeout := by == byDeadline
 	claimed := c.claim()
 	canceled := !claimed && c.wasWithdrawn()
 	if canceled {
@@ -364,10 +379,7 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout,
 	// with the context is told to stop); it is the call's alone.
 	c.ctx.cancel(context.Canceled)
 	if claimed {
-		// The last touch of c (and of its target's completion, which lives
-		// in c): once answered, the caller may reuse the call of a target
-		// done with it (done: its outcome is the answer).
-		c.spent = done
+		c.spent = spent
 		c.deliver(res)
 	}
 	b.count(t, now, d, timed)
@@ -379,7 +391,7 @@ func (b *breaker) carried(c *Call) bool { return c.gen.Incarnation != b.circuit.
 
 func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	if c.admittedIn != nil {
-		switch b.takeEnd(c, false) {
+		switch b.takeEnd(c, byWithdrawal) {
 		case again:
 			return
 		case uncounted: // of an earlier incarnation: it counts nowhere, but its ask ends

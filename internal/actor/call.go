@@ -271,12 +271,16 @@ func (c *Call) begin(due int64) {
 // round is the call's round, as its caller reads it.
 func (c *Call) round() uint64 { return c.status.Load() >> roundShift }
 
-// leave moves a pending call to state to, in round r only unless any; it
-// reports whether it did.
-func (c *Call) leave(to, r uint64, any bool) bool {
+// anyRound is the round leave and expire are given to act in whichever
+// round the call is in: no round is ever numbered so.
+const anyRound = ^uint64(0)
+
+// leave moves a pending call to state to, in round r only (or anyRound);
+// it reports whether it did.
+func (c *Call) leave(to, r uint64) bool {
 	for {
 		s := c.status.Load()
-		if s&stateBits != pending || (!any && s>>roundShift != r) {
+		if s&stateBits != pending || (r != anyRound && s>>roundShift != r) {
 			return false
 		}
 		if c.status.CompareAndSwap(s, s&^stateBits|to) {
@@ -372,7 +376,7 @@ func (c *Call) Settle(r Result) bool {
 // claim reserves the right to answer the call; whoever claims it must
 // deliver. The breaker claims, updates and publishes the circuit, then
 // delivers, so a caller that got its answer sees the state it caused.
-func (c *Call) claim() bool { return c.leave(settled, 0, true) }
+func (c *Call) claim() bool { return c.leave(settled, anyRound) }
 
 func (c *Call) deliver(r Result) {
 	c.result = r
@@ -386,20 +390,18 @@ func (c *Call) deliver(r Result) {
 // cancelled, and cancels the target's context. It fails if an answer was
 // already given.
 func (c *Call) withdraw() bool {
-	if !c.leave(withdrawn, 0, true) {
+	if !c.leave(withdrawn, anyRound) {
 		return false
 	}
 	c.ctx.cancel(context.Canceled)
 	return true
 }
 
-// expireWith marks the call as given up by its caller at deadline plus grace,
-// and answers it with err. It fails if an answer was already given.
-func (c *Call) expireWith(err error) bool { return c.expire(err, 0, true) }
-
-// expire is Expire in round r only, unless any.
-func (c *Call) expire(err error, r uint64, any bool) bool {
-	if !c.leave(expired, r, any) {
+// expire marks the call as given up by its caller at deadline plus grace,
+// in round r only (or anyRound), and answers it with err. It fails if an
+// answer was already given.
+func (c *Call) expire(err error, r uint64) bool {
+	if !c.leave(expired, r) {
 		return false
 	}
 	c.ctx.cancel(context.DeadlineExceeded)

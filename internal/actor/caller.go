@@ -80,7 +80,7 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 		} else {
 			c.ask = &c.asker
 			c.ask.Start(k.pool, adm.send, mb.owner.Target.PID, c.Msg, c.Deadline, mb.owner.Target.Header, c, mb.owner.Rules().Classify)
-			k.watch(c, k.dueOf(deadline, true))
+			k.watch(c, k.dueOf(deadline, atDeadline))
 		}
 	} else {
 		k.watch(c, due)

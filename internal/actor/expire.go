@@ -24,7 +24,7 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 		b.inflight.remove(c)
 		c.abandon()
 		c.ctx.cancel(context.DeadlineExceeded)
-		b.end(ctx, c, b.deadlineKind(c), true, false, Result{Err: errs.ErrTimeout}, now)
+		b.end(ctx, c, b.deadlineKind(c), byDeadline, Result{Err: errs.ErrTimeout}, now)
 	}
 	if expired {
 		b.lastActive = monoOf(now)

@@ -91,7 +91,7 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		// it. Holding running, nothing but a turn can close the mailbox:
 		// look again.
 		if m.open.Load() && m.queued.Load() == 0 {
-			m.invoke(msg, false)
+			m.invoke(msg, fromUser)
 			m.process(inlineTurns - 1)
 			return
 		}
@@ -130,7 +130,7 @@ func (m *Mailbox) PostUserMessage(msg any) {
 	if !m.suspended && q.user.len() == 0 && q.system.len() == 0 && m.running.CompareAndSwap(false, true) {
 		// Idle and empty: take this message's turn now, without queueing it.
 		m.mu.Unlock()
-		m.invoke(msg, false)
+		m.invoke(msg, fromUser)
 		m.process(inlineTurns - 1)
 		return
 	}
@@ -321,15 +321,21 @@ func (m *Mailbox) next() (msg any, system, ok bool) {
 				// Stop): a key keeps no array for them between two.
 				q.system.items = nil
 			}
-			return msg, true, true
+			return msg, fromSystem, true
 		}
 		if !m.suspended && q.user.len() > 0 {
-			return m.pop(&q.user), false, true
+			return m.pop(&q.user), fromUser, true
 		}
 	}
 	m.running.Store(false)
 	return nil, false, false
 }
+
+// Which queue a message came from (invoke).
+const (
+	fromUser   = false
+	fromSystem = true
+)
 
 // invoke runs msg's turn. A live mailbox's queues stay while it runs: they
 // go only once the breaker has stopped.
@@ -349,10 +355,9 @@ func (m *Mailbox) invoke(msg any, system bool) {
 		return
 	}
 	switch msg.(type) {
-	case *actor.SuspendMailbox:
-		m.setSuspended(true)
-	case *actor.ResumeMailbox:
-		m.setSuspended(false)
+	case *actor.SuspendMailbox, *actor.ResumeMailbox:
+		_, suspend := msg.(*actor.SuspendMailbox)
+		m.setSuspended(suspend)
 	default:
 		q.invoker.InvokeSystemMessage(msg)
 	}

@@ -149,7 +149,7 @@ func TestCallSignalsACourierThenTheAnswer(t *testing.T) {
 	// its backstop
 	c := newPendingCall()
 	c.Deliver(&task.Ask{})
-	require.True(t, c.expireWith(context.DeadlineExceeded))
+	require.True(t, c.expire(context.DeadlineExceeded, anyRound))
 	// Then two receives bring the courier, then the answer, and no more
 	<-c.signaled()
 	got, _, courier := c.take()

@@ -84,7 +84,7 @@ func (b *breaker) targetDown(ctx actor.Context) {
 		c.ask = nil
 		b.inflight.remove(c)
 		c.ctx.cancel(context.Canceled)
-		b.end(ctx, c, state.Failed, false, false, Result{Err: errs.ErrTargetDown}, now)
+		b.end(ctx, c, state.Failed, byTargetDown, Result{Err: errs.ErrTargetDown}, now)
 	}
 	b.targetDownAdmitted(ctx, now)
 }
