@@ -16,74 +16,90 @@ import (
 // wins, so the caller gets exactly one answer.
 type Call struct {
 	// status is the call's state, whether its deadline was posted to its
-	// breaker, and its round: a reused call starts a round of its own.
-	// Reuse never writes it but to start the next round, because a
-	// caller's backstop may look at a call it watched after the call was
-	// reused (it acts only in the round it watched).
+	// breaker, and its round. Whoever answers, withdraws or expires the
+	// call moves its state (leave, a compare-and-swap), its backstop marks
+	// it posted, and its caller starts each round (begin) — and writes it
+	// for nothing else, because a caller's backstop may look at a call it
+	// watched after the call was reused (it acts only in the round it
+	// watched).
 	status atomic.Uint64
-	// signal carries at most one courier delivery and one answer, so no
-	// sender ever blocks; the values themselves are in courier and result
-	// (written before the signal, read after it).
+	// signal, made with the call, carries at most one courier delivery and
+	// one answer, so no sender ever blocks; the values themselves are in
+	// courier and result (written before the signal, read after it).
 	signal chan struct{}
-	// bs is its caller's backstop, the call's for its life (only its caller
-	// touches the field), and due when the backstop acts on the round in
-	// status (see backstop): written by the caller before the round starts.
+
+	// Written by its caller only: its backstop, the call's for its life,
+	// and the contexts its next uses run with (forFunc). due, when the
+	// backstop acts on the round in status, the caller writes before it
+	// starts the round, for the backstop to read.
 	bs   *backstop
+	ctxs []callCtx
 	due  atomic.Int64
-	ctxs []callCtx // the contexts its next uses run with (forFunc)
+
 	request
 	scratch
 }
 
-// request is a Call but its status and its channel: what Reuse resets.
+// request is a Call but its status, its channel and its caller's own: what
+// reuse resets.
 type request struct {
+	// Written by the caller before it posts the call or admits it (reset,
+	// forFunc, holdSlot, admit), read by whoever handles it after. ctx is
+	// what a function target runs with: used by this call alone, since the
+	// target may keep it after the call (nil for an actor target's call
+	// from a Caller, which needs none). sent is when the caller sent it, if
+	// it said. cell and limit are the key whose MaxInFlight slot the call
+	// holds (holdSlot).
 	Ctx      context.Context
 	Msg      any
 	Deadline time.Time
-
-	courier atomic.Pointer[task.Ask]
-	result  Result
-	// ctx is what a function target runs with: used by this call alone,
-	// since the target may keep it after the call (nil for an actor
-	// target's call from a Caller, which needs none).
-	ctx *callCtx
-
-	sent time.Time // when the caller sent it, if it said
-
-	// hold counts who still keeps the call in flight for MaxInFlight: its
-	// caller until it has its answer, and the target until it is done with
-	// it; the last to let go frees the key's slot (see Hold).
-	hold  atomic.Int32
-	cell  *Cell
-	limit int
-
-	// spent: answered by its breaker from its target's outcome, after
-	// which nothing but the caller refers to the call (see Reusable).
-	// Written before the answer's signal, read after it.
-	spent bool
-	// over is who took the end of a call its caller admitted (its
-	// outcome, its deadline or its withdrawal: whichever came first), so
-	// that it counts once: a breaker's turn (takeEnd), or its worker
-	// (Finish), which hands it to the outcome's turn if it cannot answer.
-	over atomic.Uint32
-
-	// Set by a caller that admits the call itself (Caller.admit): the
-	// generation of the closed circuit that admitted it (as the key's Cell
-	// published it; nil once its breaker admitted it instead), the key's
-	// mailbox, and the message its deadline posts there.
+	sent     time.Time
+	ctx      *callCtx
+	cell     *Cell
+	limit    int
+	// Written by a caller that admits the call itself (Caller.admit): the
+	// admission of the closed circuit that admitted it (as the key's Cell
+	// published it; the breaker clears it, in its turn, if it admits the
+	// call instead: see Redirect), the key's mailbox, and the message its
+	// deadline posts there.
 	admittedIn *admission
 	mb         *Mailbox
 	expiry     expiry
 
-	// owned by the breaker that admitted the call
+	// Written by the breaker that admitted the call, in its turns — or by
+	// its caller before it sends a call it admitted itself: the generation
+	// that admitted it, when, its place in the breaker's deadline heap, and
+	// its ask (&asker while the ask is live).
 	gen      state.Gen
 	admitted time.Time
-	index    int       // position in the deadline heap
-	ask      *task.Ask // &asker while the ask is live
+	index    int
+	ask      *task.Ask
+
+	// Written by whoever answers the call (claim) before the signal, read
+	// by its caller after it: the answer, and spent — answered by its
+	// breaker from its target's outcome, after which nothing but the caller
+	// refers to the call (see reusable).
+	result Result
+	spent  bool
+
+	// Written by several, atomically. courier: the answered ask of an
+	// actor target, stored by the reply's goroutine (Deliver), taken by
+	// the caller. hold: who still keeps the call in flight for
+	// MaxInFlight — its caller until it has its answer, the target until
+	// it is done with it; the last to let go frees the key's slot
+	// (Release). over: who took the end of a call its caller admitted (its
+	// outcome, its deadline or its withdrawal: whichever came first), so
+	// that it counts once — a breaker's turn (takeEnd), or its worker
+	// (Finish), which hands it to the outcome's turn if it cannot answer.
+	courier atomic.Pointer[task.Ask]
+	hold    atomic.Int32
+	over    atomic.Uint32
 }
 
-// scratch is what a call's ask or job is made in: each is made whole when
-// it is used (task.Ask.Start, a Job literal), so reset leaves them be.
+// scratch is what a call's ask or job is made in, written by whoever
+// starts it (the breaker, or the caller that admitted the call): each is
+// made whole when it is used (task.Ask.Start, a Job literal), so reset
+// leaves them be.
 type scratch struct {
 	asker task.Ask
 	job   task.Job

@@ -12,48 +12,67 @@ import (
 // Cell is the part of a key's breaker that outlives its incarnations: the
 // state it publishes for lock-free fast-fail, the restart count, and the error
 // its pending calls get if it is stopped. Its zero value publishes Closed.
+//
+// Its fields are grouped by who writes them. What callers touch on every
+// call comes first and last, the rest between: a rejection reads
+// rejection and flags and adds to rejected; an admission reads admits and
+// adds to admitted, away from the state every caller reads.
 type Cell struct {
-	state atomic.Int32
-	// Naps counts the key's passivations; only the supervisor uses it.
-	Naps      uint32
+	// Published by the running breaker in its turns, read by callers
+	// without a message. flags has other writers, bit by bit:
+	// flagPassivated the breaker that passivates and the supervisor (Wake),
+	// flagFlood callers (rejectContended) and the breaker (resetCallerCounts),
+	// flagWindow and flagQuiet the breaker alone.
+	state     atomic.Int32
+	flags     atomic.Uint32
 	rejection atomic.Pointer[rejecting]
-	inflight  atomic.Int32 // MaxInFlight is at most math.MaxInt32
-	// announced is the restarts the key's breakers have published as
-	// transitions; only they touch it, in their turns.
-	announced uint32
-	flags     atomic.Uint32 // flagPassivated, flagFlood, flagWindow
-	// Made is set for a key the registry's factory made; it is set before
-	// the key is registered and never changed.
-	Made        bool
-	restarts    atomic.Int32
+
+	// Added to by a caller that admits a call (Admit), taken off by
+	// whoever lets go of the call last (Call.Release): MaxInFlight is at
+	// most math.MaxInt32.
+	inflight atomic.Int32
+
+	// Written by the supervisor: the key's passivations (it alone reads
+	// them) and its breaker's crash-restarts (anyone reads them).
+	Naps     uint32
+	restarts atomic.Int32
+
+	// Written by the registry: Made, set for a key the registry's factory
+	// made before the key is registered, and never changed; stopErr by
+	// Retire, when the key goes away.
+	Made    bool
+	stopErr atomic.Pointer[error]
+
+	// Written by the key's breakers, in their turns only (a crash hands
+	// them to the next incarnation): its number, the restarts they have
+	// published as transitions, the key's statistics (nil until it has
+	// any: its callers count what they answer themselves, below), and the
+	// calls a crashed breaker had in flight, which the breaker that follows
+	// takes (adopt), or the supervisor if none follows (settleOrphans).
 	incarnation atomic.Uint32
-	stopErr     atomic.Pointer[error]
-	// orphans are the calls a crashed breaker had in flight, handed to the
-	// breaker that follows it (see SettleOrphans).
-	orphans atomic.Pointer[[]*Call]
-	// stats are the key's statistics (nil until it has any): its callers
-	// count what they answer themselves, its breaker the rest.
-	stats atomic.Pointer[keyStats]
-	// overloaded counts the calls its callers refused for MaxInFlight;
-	// it outlives stats, which fold it in.
+	announced   uint32
+	stats       atomic.Pointer[keyStats]
+	orphans     atomic.Pointer[[]*Call]
+
+	// Added to by callers, read by the breaker in its turns, which folds
+	// them into stats and zeroes them when the key lets its window go: the
+	// calls they answered with the circuit's OpenError (until the key is
+	// flooded: see Reject), and those they refused for MaxInFlight.
+	rejected   atomic.Uint64
 	overloaded atomic.Uint64
-	// rejected counts the calls its callers answered with the circuit's
-	// OpenError (until the key is flooded: see Reject).
-	rejected atomic.Uint64
-	// admits is the closed circuit of the running breaker, whose callers
-	// then admit their calls themselves (nil: they post them to the
-	// breaker). A new one per closed period, so a worker tells a call
-	// admitted in an earlier one.
-	admits atomic.Pointer[admission]
-	// admitted counts the calls its callers admitted (they add), ended
-	// those of them whose end a breaker has taken (in its turns only): the
-	// difference, modulo 2^32, is in flight. Last in the Cell, away from
-	// the state every caller reads: every admission writes admitted.
+
+	// The closed circuit's admission. admits is the running breaker's
+	// (its mailbox's turns take it back too: a new one per closed period,
+	// so a worker tells a call admitted in an earlier one; nil: callers
+	// post their calls to the breaker), and hot, which counts a hot key's
+	// successes on its workers (hotlane.go; nil but while a key that has a
+	// window is hot). Callers add to admitted as they admit their calls,
+	// the breaker's turns to ended as they take their ends: the difference,
+	// modulo 2^32, is in flight.
+	admits   atomic.Pointer[admission]
+	hot      atomic.Pointer[hotLane]
 	admitted atomic.Uint32
 	ended    uint32
-	// hot counts the successes of a hot key on its workers (hotlane.go);
-	// nil but while a key that has a window is hot.
-	hot atomic.Pointer[hotLane]
 }
 
 // admission is a closed circuit whose callers admit their calls: its
