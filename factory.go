@@ -105,17 +105,8 @@ func (r *Registry) resolve(ctx context.Context, key string, mk Factory, deadline
 		if f == nil {
 			return e, err
 		}
-		select {
-		case <-f.done:
-		case <-ctx.Done():
-			r.leave(f)
-			return nil, contextError(ctx)
-		case <-expired:
-			r.leave(f)
-			return nil, fmt.Errorf("%w: waiting for the factory to create %q", ErrTimeout, key)
-		case <-r.stopping:
-			r.leave(f)
-			return nil, ErrShutdown
+		if err := r.landed(ctx, f, expired); err != nil {
+			return nil, err
 		}
 		if testHookResolved != nil {
 			testHookResolved(key)
@@ -130,6 +121,24 @@ func (r *Registry) resolve(ctx context.Context, key string, mk Factory, deadline
 		}
 		// Registered otherwise while the factory ran, and forgotten since:
 		// made again.
+	}
+}
+
+// landed waits for f to land; it leaves f and returns why if ctx ends
+// first, expired fires, or the registry shuts down.
+func (r *Registry) landed(ctx context.Context, f *flight, expired <-chan time.Time) error {
+	select {
+	case <-f.done:
+		return nil
+	case <-ctx.Done():
+		r.leave(f)
+		return contextError(ctx)
+	case <-expired:
+		r.leave(f)
+		return fmt.Errorf("%w: waiting for the factory to create %q", ErrTimeout, f.key)
+	case <-r.stopping:
+		r.leave(f)
+		return ErrShutdown
 	}
 }
 

@@ -53,16 +53,27 @@ func (b *breaker) Receive(ctx actor.Context) {
 		}
 		return
 	}
-	if b.receiveDirect(ctx.Message()) {
-		return
+	if !b.receiveDirect(ctx.Message()) && !b.receiveRequest(ctx, ctx.Message()) {
+		b.receiveSystem(ctx)
 	}
-	switch m := ctx.Message().(type) {
+}
+
+// receiveRequest takes the turns of the registry's requests and the
+// breaker's own timers; it reports false for any other message.
+func (b *breaker) receiveRequest(ctx actor.Context, msg any) bool {
+	switch m := msg.(type) {
 	case *withdrawal:
 		b.withdraw(ctx, m.Call)
 	case *deadlineTick:
 		b.expire(ctx, m)
 	case *recoveryTimer:
 		b.step(ctx, state.Event{Kind: state.TimerFired, Gen: m.Gen}, time.Now())
+	case *idleCheck:
+		if m.drain {
+			b.checkDrain(m)
+		} else {
+			b.checkIdle(ctx, m)
+		}
 	case *SnapshotRequest:
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Control:
@@ -72,20 +83,29 @@ func (b *breaker) Receive(ctx actor.Context) {
 		b.step(ctx, state.Event{Kind: m.Event, Rand: rand.Float64()}, time.Now())
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Reconfigure:
-		b.rules = b.cfg.Rules()
-		b.circuit.Reconfigure(&b.rules.Circuit)
-		st := b.circuit.State
-		b.publishRejecting() // before the announcement, as in step
-		b.announce(state.Effect{Kind: state.Moved, Gen: b.circuit.Gen, From: st, To: st, Reason: state.ReasonUpdated}, time.Now())
+		b.reconfigure()
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Crash:
 		panic("tripwire: injected crash of breaker " + b.cfg.Key)
-	case *idleCheck:
-		if m.drain {
-			b.checkDrain(m)
-		} else {
-			b.checkIdle(ctx, m)
-		}
+	default:
+		return false
+	}
+	return true
+}
+
+// reconfigure takes the key's new rules, keeping the circuit's state, and
+// announces them.
+func (b *breaker) reconfigure() {
+	b.rules = b.cfg.Rules()
+	b.circuit.Reconfigure(&b.rules.Circuit)
+	st := b.circuit.State
+	b.publishRejecting() // before the announcement, as in step
+	b.announce(state.Effect{Kind: state.Moved, Gen: b.circuit.Gen, From: st, To: st, Reason: state.ReasonUpdated}, time.Now())
+}
+
+// receiveSystem takes the turns of protoactor's messages to the breaker.
+func (b *breaker) receiveSystem(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
 	case *actor.Terminated:
 		if t := b.cfg.Target.PID; t != nil && m.Who.Id == t.Id && m.Who.Address == t.Address {
 			b.targetDown(ctx)

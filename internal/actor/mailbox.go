@@ -101,29 +101,8 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		}
 	}
 	m.mu.Lock()
-	if _, own := msg.(timer); own && m.phase != live {
-		m.mu.Unlock()
-		return // meant for a breaker that has stopped
-	}
-	switch m.phase {
-	case discarded:
-		why := *m.why
-		m.mu.Unlock()
-		refuse(msg, why)
-		return
-	case held:
-		m.push(&m.queues().user, msg)
-		m.mu.Unlock()
-		return
-	case asleep:
-		if lateOutcome(msg) {
-			m.mu.Unlock()
-			return // the key sleeps on: its breaker would only drop it
-		}
-		m.push(&m.queues().user, msg)
-		m.setPhase(held) // the first post wakes the key; the rest wait
-		m.mu.Unlock()
-		m.owner.Shared.Wake(m.owner)
+	if m.phase != live {
+		m.postNotLive(msg)
 		return
 	}
 	q := m.q // a live mailbox has its queues
@@ -137,6 +116,34 @@ func (m *Mailbox) PostUserMessage(msg any) {
 	m.push(&q.user, msg)
 	m.mu.Unlock()
 	m.schedule()
+}
+
+// postNotLive is PostUserMessage to a mailbox no breaker takes messages
+// from now; it is called with mu held, and unlocks it.
+func (m *Mailbox) postNotLive(msg any) {
+	if _, own := msg.(timer); own {
+		m.mu.Unlock()
+		return // meant for a breaker that has stopped
+	}
+	switch m.phase {
+	case discarded:
+		why := *m.why
+		m.mu.Unlock()
+		refuse(msg, why)
+		return
+	case asleep:
+		if lateOutcome(msg) {
+			m.mu.Unlock()
+			return // the key sleeps on: its breaker would only drop it
+		}
+		m.push(&m.queues().user, msg)
+		m.setPhase(held) // the first post wakes the key; the rest wait
+		m.mu.Unlock()
+		m.owner.Shared.Wake(m.owner)
+		return
+	}
+	m.push(&m.queues().user, msg) // held
+	m.mu.Unlock()
 }
 
 // push queues msg in q, one of m's queues; mu held.
