@@ -123,11 +123,6 @@ func addSat(a *uint32, n uint64) uint64 {
 	return n
 }
 
-// Unseen reports whether the callers' counts hold calls not yet folded.
-func (r *Rolling) Unseen(rejected, overloaded uint64) bool {
-	return rejected != r.seenRejected || overloaded != r.seenOverloaded
-}
-
 // AddSuccesses takes in n successes of epoch e counted outside the window
 // (a hot key's, on its workers), their latencies in bins, the slowest
 // taking slowest: into e's bucket, or into total if the window no longer
@@ -175,14 +170,5 @@ func (r *Rolling) Totals(total Totals) Totals {
 			total[t] += uint64(n)
 		}
 	}
-	return total
-}
-
-// Drain is Totals for a window its keeper lets go of, with the callers'
-// counts (as Fold takes them) it has not seen.
-func (r *Rolling) Drain(total Totals, rejected, overloaded uint64) Totals {
-	total = r.Totals(total)
-	total[TallyRejected] += rejected - r.seenRejected
-	total[TallyOverloaded] += overloaded - r.seenOverloaded
 	return total
 }

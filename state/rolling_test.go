@@ -181,15 +181,13 @@ func TestActiveIsWhetherTheWindowHoldsACall(t *testing.T) {
 	}
 }
 
-func TestUnseenAndDrainTakeWhatTheCallersCountedSinceTheLastFold(t *testing.T) {
+func TestTotalsAreWhatTheWindowLetGoOfAndWhatItHolds(t *testing.T) {
 	r := new(Rolling)
 	r.Start(0)
 	total := Totals{TallySuccess: 3}
 	r.Count(&total, TallySuccess, 1, 0, false)
 	r.Fold(&total, 1, 5, 1)
-	require.False(t, r.Unseen(5, 1))
-	require.True(t, r.Unseen(6, 1))
-	require.True(t, r.Unseen(5, 2))
+	r.Fold(&total, 40, 7, 2) // far past the window: its buckets take none
 	want := Totals{TallySuccess: 4, TallyRejected: 7, TallyOverloaded: 2}
-	require.Equal(t, want, r.Drain(total, 7, 2))
+	require.Equal(t, want, r.Totals(total))
 }

@@ -281,7 +281,7 @@ func TestALanesShardsCountEverySuccessOnceWhileTheBreakerTakesThem(t *testing.T)
 	// counted success once, and the shards every end
 	c.endHot(s, w, now())
 	require.Nil(t, c.hot.Load())
-	require.EqualValues(t, counted.Load(), s.totals()[state.TallySuccess])
+	require.EqualValues(t, counted.Load(), s.win.Totals(s.total)[state.TallySuccess])
 	require.EqualValues(t, counted.Load(), c.ended)
 	require.EqualValues(t, workers*each, counted.Load()+handed.Load())
 	require.NotZero(t, counted.Load())

@@ -197,10 +197,3 @@ func (t *IdleTimers) Stop() {
 		t.of.t.Store(nil)
 	}
 }
-
-// len is the number of checks armed.
-func (t *IdleTimers) len() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.due)
-}

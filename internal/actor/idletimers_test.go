@@ -11,6 +11,13 @@ import (
 	"github.com/tripwire-go/tripwire/internal/retain"
 )
 
+// len is the number of checks armed.
+func (t *IdleTimers) len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.due)
+}
+
 func TestIdleTimersPostEachCheckWhenDueInOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var timers IdleTimers

@@ -92,14 +92,6 @@ func (s *keyStats) release() {
 	busyPool.Put((*busyStats)(unsafe.Pointer(s)))
 }
 
-// totals are the key's counts since its breaker started.
-func (s *keyStats) totals() state.Totals {
-	if s.win == nil {
-		return s.total
-	}
-	return s.win.Totals(s.total)
-}
-
 // catchUp brings the window w to now: the callers' counts folded in, and
 // the epochs a hot lane's shards counted before now taken. It returns the
 // epoch of now.
@@ -146,25 +138,18 @@ func (s *keyStats) drop(c *Cell) {
 	if w == nil {
 		return
 	}
-	c.endHot(s, w, time.Now())
-	// (Closed: nobody is rejected meanwhile.) The busy allocation goes.
-	rej, ovl := c.resetCallerCounts(w)
-	c.setStats(&keyStats{total: w.Drain(s.total, rej, ovl)})
+	now := time.Now()
+	c.endHot(s, w, now)
+	rej, ovl := c.resetCallerCounts(w) // (closed: nobody is rejected meanwhile)
+	w.Fold(&s.total, w.Epoch(clock(now)), rej, ovl)
+	c.setStats(&keyStats{total: w.Totals(s.total)}) // the busy allocation goes
 	s.release()
-}
-
-// unseen reports whether the callers counted calls not yet folded.
-func (s *keyStats) unseen(c *Cell) bool {
-	if w := s.win; w != nil {
-		return w.Unseen(c.callerCounts(w))
-	}
-	return c.callerSeen()
 }
 
 // report returns the statistics at now, with the successes a hot lane's
 // shards hold that the window has not taken in.
 func (s *keyStats) report(now time.Time, c *Cell) state.Stats {
-	if s.win == nil && !s.unseen(c) {
+	if s.win == nil && !c.callerSeen() {
 		return state.QuietStats(s.total)
 	}
 	s, w := c.window(now)

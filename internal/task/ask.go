@@ -29,21 +29,14 @@ type Ask struct {
 	out      Completion  // what Completion returns, so it allocates nothing
 }
 
-// newAsk sends msg to target with p's Router address and a fresh RequestId
+// Start sends msg to target with p's Router address and a fresh RequestId
 // as its sender, through s, and the call's deadline (if not zero) in the
 // sender (SenderDeadline), and in the envelope's DeadlineHeader too where
 // header says so. The reply goes to call (Call.Deliver). It never blocks;
 // sending to a target that cannot take the message reports ErrTargetDown.
-func newAsk(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, header Header, call Call, classify Classifier) *Ask {
-	a := &Ask{}
-	a.Start(p, s, target, msg, deadline, header, call, classify)
-	return a
-}
-
-// Start is newAsk for an Ask that lives inside another value (a breaker's
-// call), saving its allocation. An Ask is started once; once its router has
-// let go of it (its reply came, or it was abandoned) it may be started
-// again, as a new ask.
+// The Ask lives inside another value (a breaker's call), saving its
+// allocation: it is started once, and once its router has let go of it
+// (its reply came, or it was abandoned) it may be started again.
 func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, header Header, call Call, classify Classifier) {
 	r := p.replies
 	*a = Ask{sys: r.sys, router: r, call: call, classify: classify, deadline: Dated(deadline)} // made whole: a call's Ask is used again
