@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/internal/timers"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -24,7 +25,7 @@ type breaker struct {
 	inflight deadlines
 	// the tick armed at the earliest deadline (on the shared timer, through
 	// tick), and its tag
-	tick    *ticket
+	tick    *timers.Ticket[Mailbox]
 	tickAt  mono
 	tickSeq uint32
 	idleSeq uint32

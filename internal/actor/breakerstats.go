@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/internal/timers"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -85,9 +86,8 @@ func (b *breaker) armDrain() {
 	_, w := b.cfg.Cell.window(time.Now())
 	b.draining = true
 	b.drainSeq++
-	w.ticket = new(ticket)
-	w.ticket.mb.Store(&b.cfg.Mailbox)
-	b.cfg.Shared.Idle.armTicket(state.StatsWindow, w.ticket,
+	w.ticket = timers.NewTicket(&b.cfg.Mailbox)
+	b.cfg.Shared.Idle.ArmTicket(state.StatsWindow, w.ticket,
 		&idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.drainSeq), drain: true})
 }
 
@@ -95,7 +95,7 @@ func (b *breaker) armDrain() {
 // breaker stops (the next one of the key arms its own).
 func (b *breaker) endDrain() {
 	if s := b.cfg.Cell.stats.Load(); s != nil && s.win != nil && s.win.ticket != nil {
-		s.win.ticket.mb.Store(nil)
+		s.win.ticket.Void()
 		s.win.ticket = nil
 	}
 }

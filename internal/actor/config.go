@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/internal/timers"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -44,8 +45,8 @@ type Shared struct {
 	Logger *zap.Logger
 	// Listener, if set, is told of every transition.
 	Listener Listener
-	// Idle arms the breakers' idle checks.
-	Idle IdleTimers
+	// Idle arms the breakers' idle checks, deadline ticks and drain checks.
+	Idle timers.Timers[Mailbox, *Mailbox]
 	// Wake is called when something is posted to a passivated key: it is
 	// to start a breaker for it (see Mailbox.Passivate).
 	Wake func(*Config)

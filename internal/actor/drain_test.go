@@ -36,7 +36,7 @@ func TestAQuietKeyThatIsNotClosedIsNotWokenForItsWindow(t *testing.T) {
 				// Given a key that is not closed (or not by itself), quiet
 				// since its last call
 				c.hold(r)
-				require.NotZero(t, r.cfg.Shared.Idle.len(), "the check of its window is armed")
+				require.NotZero(t, r.cfg.Shared.Idle.Len(), "the check of its window is armed")
 
 				// When it stays so for a day
 				// Then once its calls' deadline ticks (callTimeout) are
@@ -44,11 +44,11 @@ func TestAQuietKeyThatIsNotClosedIsNotWokenForItsWindow(t *testing.T) {
 				for range 2 {
 					time.Sleep(callTimeout + state.StatsWindow)
 					synctest.Wait()
-					require.Zero(t, r.cfg.Shared.Idle.len(), "a quiet key that is not closed is woken for its window")
+					require.Zero(t, r.cfg.Shared.Idle.Len(), "a quiet key that is not closed is woken for its window")
 				}
 				time.Sleep(24 * time.Hour)
 				synctest.Wait()
-				require.Zero(t, r.cfg.Shared.Idle.len())
+				require.Zero(t, r.cfg.Shared.Idle.Len())
 				// And it keeps its window
 				require.NotZero(t, r.cfg.Cell.flags.Load()&flagWindow, "its window was given back")
 

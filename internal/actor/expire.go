@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/internal/timers"
 )
 
 // expire answers every call whose deadline has passed with ErrTimeout and
@@ -42,13 +43,12 @@ func (b *breaker) armTick(ctx actor.Context, now time.Time) {
 	b.tickSeq++
 	b.tickAt, b.ticking = monoOf(c.Deadline), true
 	if b.tick == nil {
-		b.tick = new(ticket)
-		b.tick.mb.Store(&b.cfg.Mailbox)
+		b.tick = timers.NewTicket(&b.cfg.Mailbox)
 	}
 	// On the registry's shared timer, through the incarnation's ticket: a
 	// stopped breaker's ticks reach nobody, and keep nothing of its key;
 	// the tick armed before, if it is still to come, is moved.
-	b.cfg.Shared.Idle.rearm(c.Deadline.Sub(now), b.tick,
+	b.cfg.Shared.Idle.Rearm(c.Deadline.Sub(now), b.tick,
 		&deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.tickSeq)})
 }
 
@@ -65,7 +65,7 @@ func (b *breaker) cancelTick() {
 func (b *breaker) endTicks() {
 	b.cancelTick()
 	if b.tick != nil {
-		b.tick.mb.Store(nil)
+		b.tick.Void()
 		b.tick = nil
 	}
 }

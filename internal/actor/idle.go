@@ -15,7 +15,7 @@ func (b *breaker) armIdle(ctx actor.Context, d time.Duration) {
 		return
 	}
 	b.idleSeq++
-	b.cfg.Shared.Idle.arm(d, &b.cfg.Mailbox, &idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.idleSeq)})
+	b.cfg.Shared.Idle.Arm(d, &b.cfg.Mailbox, &idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.idleSeq)})
 }
 
 // checkIdle stops a closed, unforced breaker with nothing in flight that has

@@ -5,6 +5,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/tripwire-go/tripwire/internal/timers"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -38,8 +39,8 @@ type statsWindow struct {
 	// flooded (one, but for a race of two callers).
 	spills []*stripes
 	state.Rolling
-	// ticket is the breaker's drain check in the idle timers' heap.
-	ticket *ticket
+	// ticket is the breaker's drain check among the registry's timers.
+	ticket *timers.Ticket[Mailbox]
 	// cause is the last failure: when it opens the circuit, the rejections'
 	// OpenError carries it.
 	cause error
