@@ -88,7 +88,7 @@ func (b *breaker) expireAdmitted(ctx actor.Context, c *Call) {
 		return
 	}
 	c.abandon()
-	c.ctx.cancel(context.DeadlineExceeded)
+	c.ctx.Cancel(context.DeadlineExceeded)
 	if e == uncounted {
 		c.Settle(Result{Err: errs.ErrTimeout})
 		return
@@ -119,7 +119,7 @@ func (cfg *Config) settleAdmitted(err error) {
 	}
 	if cfg.Target.PID != nil {
 		for _, c := range cfg.asking() {
-			c.ctx.cancel(context.Canceled)
+			c.ctx.Cancel(context.Canceled)
 			c.Settle(Result{Err: err})
 		}
 		return
@@ -127,7 +127,7 @@ func (cfg *Config) settleAdmitted(err error) {
 	mb := task.Inbox(&cfg.Mailbox)
 	cfg.Shared.Pool.Running(func(j *task.Job) {
 		if c, ok := j.Call.(*Call); ok && j.ReplyTo == mb {
-			c.ctx.cancel(context.Canceled)
+			c.ctx.Cancel(context.Canceled)
 			c.Settle(Result{Err: err})
 		}
 	})
@@ -159,7 +159,7 @@ func (b *breaker) targetDownAdmitted(ctx actor.Context, now time.Time) {
 	for _, c := range b.cfg.asking() {
 		c.ask = nil
 		e := b.takeEnd(c, byTargetDown)
-		c.ctx.cancel(context.Canceled)
+		c.ctx.Cancel(context.Canceled)
 		if e != counted {
 			c.Settle(Result{Err: errs.ErrTargetDown})
 			continue

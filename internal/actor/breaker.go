@@ -205,7 +205,7 @@ func (b *breaker) stop(err error) {
 		for _, c := range b.inflight {
 			c.index = -1
 			c.abandon()
-			c.ctx.cancel(context.Canceled)
+			c.ctx.Cancel(context.Canceled)
 			c.Settle(Result{Err: err})
 		}
 		b.cfg.settleAdmitted(err)
@@ -319,7 +319,7 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 	}
 	if c.admittedIn != nil {
 		if b.takeEnd(c, byOutcome) != counted {
-			c.ctx.cancel(context.Canceled)
+			c.ctx.Cancel(context.Canceled)
 			if c.claim() {
 				c.spent = true // its worker is done with it: its outcome is here
 				c.deliver(Result{Value: o.Value, Err: o.Err, Target: true})
@@ -378,7 +378,7 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, by ended
 	if b.carried(c) {
 		// Admitted before a crash (Cell.orphan): its caller gets res, and it
 		// counts nowhere, as a call its caller admitted then (takeEnd).
-		c.ctx.cancel(context.Canceled)
+		c.ctx.Cancel(context.Canceled)
 		if c.claim() {
 			c.spent = spent
 			c.deliver(res)
@@ -398,7 +398,7 @@ func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, by ended
 	}
 	// A function target's context ends with its call (what it started
 	// with the context is told to stop); it is the call's alone.
-	c.ctx.cancel(context.Canceled)
+	c.ctx.Cancel(context.Canceled)
 	if claimed {
 		c.spent = spent
 		c.deliver(res)
@@ -417,7 +417,7 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 			return
 		case uncounted: // of an earlier incarnation: it counts nowhere, but its ask ends
 			c.abandon()
-			c.ctx.cancel(context.Canceled)
+			c.ctx.Cancel(context.Canceled)
 			return
 		}
 	} else if !b.inflight.remove(c) {
@@ -425,11 +425,11 @@ func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	} else if b.carried(c) { // carried over a crash: it counts nowhere (see end)
 		b.lastActive = monoOf(time.Now()) // but it is the key's activity (takeEnd)
 		c.abandon()
-		c.ctx.cancel(context.Canceled)
+		c.ctx.Cancel(context.Canceled)
 		return
 	}
 	c.abandon()
-	c.ctx.cancel(context.Canceled)
+	c.ctx.Cancel(context.Canceled)
 	now := time.Now()
 	b.lastActive = monoOf(now)
 	b.count(state.TallyCanceled, now, 0, unmeasured)

@@ -33,7 +33,7 @@ type Call struct {
 	// backstop acts on the round in status, the caller writes before it
 	// starts the round, for the backstop to read.
 	bs   *backstop
-	ctxs []callCtx
+	ctxs []task.Context
 	due  atomic.Int64
 
 	request
@@ -54,7 +54,7 @@ type request struct {
 	Msg      any
 	Deadline time.Time
 	sent     time.Time
-	ctx      *callCtx
+	ctx      *task.Context
 	cell     *Cell
 	limit    int
 	// Written by a caller that admits the call itself (Caller.admit): the
@@ -146,11 +146,11 @@ func newCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 // collected once none of its contexts is referred to).
 func (c *Call) forFunc() {
 	if len(c.ctxs) == 0 {
-		c.ctxs = make([]callCtx, ctxSlab)
+		c.ctxs = make([]task.Context, ctxSlab)
 	}
 	x := &c.ctxs[0]
 	c.ctxs = c.ctxs[1:]
-	*x = callCtx{parent: c.Ctx, deadline: c.Deadline}
+	x.Start(c.Ctx, c.Deadline)
 	c.ctx = x
 }
 
@@ -208,7 +208,7 @@ func (c *Call) Finish(o *task.Completion) bool {
 	sh.count(sl, now, now.Sub(c.admitted))
 	sl.done()
 	c.over.Store(endTaken)
-	c.ctx.cancel(context.Canceled)
+	c.ctx.Cancel(context.Canceled)
 	c.spent = true // its worker is done with it: its outcome is the answer
 	c.deliver(Result{Value: o.Value, Err: o.Err, Target: true})
 	return true
@@ -409,7 +409,7 @@ func (c *Call) withdraw() bool {
 	if !c.leave(withdrawn, anyRound) {
 		return false
 	}
-	c.ctx.cancel(context.Canceled)
+	c.ctx.Cancel(context.Canceled)
 	return true
 }
 
@@ -420,7 +420,7 @@ func (c *Call) expire(err error, r uint64) bool {
 	if !c.leave(expired, r) {
 		return false
 	}
-	c.ctx.cancel(context.DeadlineExceeded)
+	c.ctx.Cancel(context.DeadlineExceeded)
 	c.deliver(Result{Err: err})
 	return true
 }

@@ -193,7 +193,7 @@ func (c *Cell) adopt() []*Call {
 func (c *Cell) settleOrphans(err error) {
 	for _, call := range c.adopt() {
 		call.abandon()
-		call.ctx.cancel(context.Canceled)
+		call.ctx.Cancel(context.Canceled)
 		call.Settle(Result{Err: err})
 	}
 }

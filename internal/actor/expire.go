@@ -24,7 +24,7 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 		expired = true
 		b.inflight.remove(c)
 		c.abandon()
-		c.ctx.cancel(context.DeadlineExceeded)
+		c.ctx.Cancel(context.DeadlineExceeded)
 		b.end(ctx, c, b.deadlineKind(c), byDeadline, Result{Err: errs.ErrTimeout}, now)
 	}
 	if expired {

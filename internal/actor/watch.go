@@ -83,7 +83,7 @@ func (b *breaker) targetDown(ctx actor.Context) {
 		}
 		c.ask = nil
 		b.inflight.remove(c)
-		c.ctx.cancel(context.Canceled)
+		c.ctx.Cancel(context.Canceled)
 		b.end(ctx, c, state.Failed, byTargetDown, Result{Err: errs.ErrTargetDown}, now)
 	}
 	b.targetDownAdmitted(ctx, now)
