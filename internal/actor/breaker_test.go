@@ -108,7 +108,7 @@ func (r *rig) call(msg any) Result { return answer(r.send(msg)) }
 // answer waits for c's answer.
 func answer(c *Call) Result {
 	for range c.signal {
-		if got, res, _ := c.take(); got == gotAnswer {
+		if ask, res := c.take(); ask == nil {
 			return res
 		}
 	}

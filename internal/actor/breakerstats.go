@@ -34,11 +34,8 @@ func (b *breaker) count(t state.Tally, now time.Time, d time.Duration, timed boo
 }
 
 // tallyEnd is how the statistics count the end of a call the target ran,
-// as the circuit will count it: the tally, and whether its latency counts
-// (not for a call its caller withdrew). It records the call's failure, if
-// any, as the one that may open the circuit: the call's error, or
-// ErrSlowCall for a success slower than SlowCall. The breaker counts the
-// tally once the caller has its answer (see end).
+// as the circuit counts it, and whether its latency counts; it records the
+// call's failure (its error, or ErrSlowCall), which may open the circuit.
 func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err error, d time.Duration) (t state.Tally, timed bool) {
 	t = state.TallySuccess
 	var cause error
@@ -63,12 +60,9 @@ func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err err
 	return t, measured
 }
 
-// deadlineKind is how a call the target may not have run ends at its
-// deadline: a failure (a timeout) — unless it was a function target's call
-// whose worker had not started the target by then, which is ignored: the
-// process gave the worker no core in time, which says nothing of the
-// target (task.Job.Unstarted); the statistics count it with the calls
-// whose deadline passed before the target was asked, in Canceled.
+// deadlineKind is how a call ends at its deadline: a failure (a timeout),
+// or ignored if its function target never started (the process gave its
+// worker no core in time: task.Job.Unstarted), which counts in Canceled.
 func (b *breaker) deadlineKind(c *Call) state.EventKind {
 	if b.cfg.Target.Func != nil && c.job.Unstarted() {
 		return state.Ignored

@@ -16,22 +16,18 @@ import (
 // wins, so the caller gets exactly one answer.
 type Call struct {
 	// status is the call's state, whether its deadline was posted to its
-	// breaker, and its round. Whoever answers, withdraws or expires the
-	// call moves its state (leave, a compare-and-swap), its backstop marks
-	// it posted, and its caller starts each round (begin) — and writes it
-	// for nothing else, because a caller's backstop may look at a call it
-	// watched after the call was reused (it acts only in the round it
-	// watched).
+	// breaker, and its round: moved by whoever answers, withdraws or
+	// expires the call (leave), marked posted by its backstop, and written
+	// by its caller only to start a round (begin), since a backstop may
+	// look at a call after it was reused (it acts in its round alone).
 	status atomic.Uint64
-	// signal, made with the call, carries at most one courier delivery and
-	// one answer, so no sender ever blocks; the values themselves are in
-	// courier and result (written before the signal, read after it).
+	// signal carries at most a courier delivery and an answer, so no
+	// sender blocks; courier and result are written before it, read after.
 	signal chan struct{}
 
-	// Written by its caller only: its backstop, the call's for its life,
-	// and the contexts its next uses run with (forFunc). due, when the
-	// backstop acts on the round in status, the caller writes before it
-	// starts the round, for the backstop to read.
+	// Written by its caller only: its backstop, the contexts its next uses
+	// run with (forFunc), and due, when the backstop acts on the round,
+	// written before the round starts.
 	bs   *backstop
 	ctxs []task.Context
 	due  atomic.Int64
@@ -40,16 +36,12 @@ type Call struct {
 	scratch
 }
 
-// request is a Call but its status, its channel and its caller's own: what
-// reuse resets.
+// request is what reuse resets of a Call.
 type request struct {
-	// Written by the caller before it posts the call or admits it (reset,
-	// forFunc, holdSlot, admit), read by whoever handles it after. ctx is
-	// what a function target runs with: used by this call alone, since the
-	// target may keep it after the call (nil for an actor target's call
-	// from a Caller, which needs none). sent is when the caller sent it, if
-	// it said. cell and limit are the key whose MaxInFlight slot the call
-	// holds (holdSlot).
+	// Written by the caller before it posts or admits the call, read by
+	// whoever handles it after: ctx, a function target's (forFunc); sent,
+	// when the caller sent it (if it said); cell and limit, the
+	// MaxInFlight slot it holds (holdSlot).
 	Ctx      context.Context
 	Msg      any
 	Deadline time.Time
@@ -58,48 +50,39 @@ type request struct {
 	cell     *Cell
 	limit    int
 	// Written by a caller that admits the call itself (Caller.admit): the
-	// admission of the closed circuit that admitted it (as the key's Cell
-	// published it; the breaker clears it, in its turn, if it admits the
-	// call instead: see Redirect), the key's mailbox, and the message its
+	// closed circuit's admission (cleared by the breaker's turn that admits
+	// the call instead: Redirect), the key's mailbox, and the message its
 	// deadline posts there.
 	admittedIn *admission
 	mb         *Mailbox
 	expiry     expiry
 
-	// Written by the breaker that admitted the call, in its turns — or by
-	// its caller before it sends a call it admitted itself: the generation
-	// that admitted it, when, its place in the breaker's deadline heap, and
-	// its ask (&asker while the ask is live).
+	// Written by the breaker that admitted the call, in its turns (or by a
+	// caller that admitted it, before it sends it): the generation, when,
+	// its place in the deadline heap, its ask (&asker while live).
 	gen      state.Gen
 	admitted time.Time
 	index    int
 	ask      *task.Ask
 
 	// Written by whoever answers the call (claim) before the signal, read
-	// by its caller after it: the answer, and spent — answered by its
-	// breaker from its target's outcome, after which nothing but the caller
-	// refers to the call (see reusable).
+	// by its caller after: the answer, and spent, set when the answer is
+	// its target's outcome and nothing else refers to the call (reusable).
 	result Result
 	spent  bool
 
-	// Written by several, atomically. courier: the answered ask of an
-	// actor target, stored by the reply's goroutine (Deliver), taken by
-	// the caller. hold: who still keeps the call in flight for
-	// MaxInFlight — its caller until it has its answer, the target until
-	// it is done with it; the last to let go frees the key's slot
-	// (Release). over: who took the end of a call its caller admitted (its
-	// outcome, its deadline or its withdrawal: whichever came first), so
-	// that it counts once — a breaker's turn (takeEnd), or its worker
-	// (Finish), which hands it to the outcome's turn if it cannot answer.
+	// Written by several, atomically. courier: an actor target's answered
+	// ask, stored by the reply's goroutine (Deliver), taken by the caller.
+	// hold: the caller and the target while each keeps the call, the last
+	// to let go freeing its slot (Release). over: who took the end of a
+	// call its caller admitted, so that it counts once (takeEnd, Finish).
 	courier atomic.Pointer[task.Ask]
 	hold    atomic.Int32
 	over    atomic.Uint32
 }
 
-// scratch is what a call's ask or job is made in, written by whoever
-// starts it (the breaker, or the caller that admitted the call): each is
-// made whole when it is used (task.Ask.Start, a Job literal), so reset
-// leaves them be.
+// scratch is where whoever starts a call's ask or job makes it, whole
+// (task.Ask.Start, a Job literal): reset leaves it be.
 type scratch struct {
 	asker task.Ask
 	job   task.Job
@@ -127,11 +110,9 @@ const (
 	roundShift = 3
 )
 
-// newCall returns a call for msg that must be answered by deadline, sent by
-// a caller that read the clock at sent (time.Now, with its monotonic
-// reading): the breaker then tells the time from sent with a monotonic read
-// only, which on some machines costs half a full clock read. A zero sent
-// makes the breaker read the clock in full.
+// newCall returns a call for msg due by deadline, sent at sent (time.Now's,
+// with its monotonic reading: the breaker then reads only the monotonic
+// clock, half the cost on some machines; zero: it reads the clock in full).
 func newCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	c := &Call{signal: make(chan struct{}, signals)}
 	c.reuse(ctx, msg, deadline, sent)
@@ -139,11 +120,9 @@ func newCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	return c
 }
 
-// forFunc gives the call the context a function target runs with. The
-// caller does it before it posts the call. The contexts are made ctxSlab
-// at a time, one allocation for as many uses of the call: each is used
-// once, since a target may keep its context after the call (a slab is
-// collected once none of its contexts is referred to).
+// forFunc gives the call, before it is posted, the context a function
+// target runs with: one of a slab of ctxSlab, each used once, since a target
+// may keep its context after the call.
 func (c *Call) forFunc() {
 	if len(c.ctxs) == 0 {
 		c.ctxs = make([]task.Context, ctxSlab)
@@ -173,16 +152,12 @@ const (
 	endHanded               // its worker, for the turn of its outcome (takeEnd)
 )
 
-// Finish takes a target's outcome where it arrives — a function target's
-// on its worker, an actor target's reply on its caller — without a turn
-// of the key's breaker, when that turn would only count it and answer (see
-// hotlane.go): a success of a call its caller admitted, on a key with a
-// hot lane, whose circuit is still the closed one that admitted it and
-// quiet (Circuit.Quiet: a success changes nothing in it), answered by
-// nobody else yet (task.Call). Otherwise it reports false, and the
-// worker or the caller posts the outcome. A success counts once the
-// breaker's Quiet is published, as if it had ended before a failure that
-// the breaker is counting meanwhile.
+// Finish takes a target's outcome where it arrives (a worker, an actor
+// target's caller) without a turn of the breaker, which would only count
+// it and answer (hotlane.go): a success of a call its caller admitted, on
+// a hot key whose circuit is still the closed, quiet one that admitted it
+// (Circuit.Quiet), answered by nobody yet. Otherwise it reports false and
+// the outcome is posted (task.Call).
 func (c *Call) Finish(o *task.Completion) bool {
 	if o.Failed || o.Ignored || c.admittedIn == nil {
 		return false
@@ -222,11 +197,9 @@ func (c *Call) Redirect() {
 	c.mb.PostUserMessage(c)
 }
 
-// holdSlot makes the call occupy one of cell's MaxInFlight slots (limit, as
-// Cell.Admit counted it) until both its caller has released it and its
-// target is done with it: a target that outlives its call's answer (a crash
-// of the breaker, a deadline the target ignores) keeps its slot, so the calls
-// running in a target never exceed MaxInFlight.
+// holdSlot makes the call hold one of cell's MaxInFlight slots (limit, as
+// Cell.Admit counted it) until its caller and its target are both done
+// with it, so that the calls running in a target never exceed MaxInFlight.
 func (c *Call) holdSlot(cell *Cell, limit int) {
 	if limit > 0 {
 		c.cell, c.limit = cell, limit
@@ -249,14 +222,10 @@ func (c *Call) engage() {
 	}
 }
 
-// reusable reports, once the caller has taken the answer, whether nothing
-// but the caller refers to c any more, so that Reuse may ready it for
-// another request: its breaker answered it from its target's outcome — an
-// actor target's reply (the breaker's table and the reply router have let
-// go of it, and the target was given a sender PID of the ask's own) or a
-// function target's return (its worker has let go of it, and the context
-// the target may keep is an allocation of its own) — and its channel is
-// drained.
+// reusable reports, once the caller has its answer, whether nothing else
+// refers to c: its answer was its target's outcome (the table, the router
+// and the worker have let go of it; what the target may keep is its own),
+// and its channel is drained.
 func (c *Call) reusable() bool {
 	return c.spent && len(c.signal) == 0 && c.status.Load()&posted == 0
 }
@@ -275,10 +244,8 @@ func (c *Call) reset(ctx context.Context, msg any, deadline, sent time.Time) {
 }
 
 // begin starts the call's next round, which its backstop acts on at due
-// (Caller.dueOf). due is written first, so that the backstop, reading the
-// round and then when it is due, never takes an earlier round's due for
-// it, and everything the caller wrote before begin (the request, its
-// admission) is there for the backstop that sees the round.
+// (Caller.dueOf), written first: a backstop that sees the round sees its
+// due and all the caller wrote before.
 func (c *Call) begin(due int64) {
 	c.due.Store(due)
 	c.status.Store((c.round() + 1) << roundShift)
@@ -334,32 +301,17 @@ func (c *Call) now() time.Time {
 func since(t time.Time) time.Time { return t.Add(time.Since(t)) }
 
 // signals is the room in a call's channel: a courier delivery and the
-// answer, so that no sender ever blocks.
+// answer.
 const signals = 2
 
-// signaled receives once for a courier outcome and once for the answer; after
-// each receive, Take says which it was.
-func (c *Call) signaled() <-chan struct{} { return c.signal }
-
-// got is what one receive from Signal brought.
-type got int
-
-const (
-	// gotAnswer: the call's answer.
-	gotAnswer got = iota
-	// reply: the answered ask of an actor target, whose Completion the
-	// caller must post to its key's mailbox.
-	reply
-)
-
-// take returns, after a receive from Signal, what that receive brought: the
-// call's answer, or the ask of an actor target whose Completion the caller must
-// post to its key's mailbox.
-func (c *Call) take() (got got, answer Result, courier *task.Ask) {
-	if o := c.courier.Swap(nil); o != nil {
-		return reply, Result{}, o
+// take returns what a receive from the call's signal brought: an actor
+// target's answered ask, whose Completion the caller must post, or (nil)
+// the call's answer.
+func (c *Call) take() (*task.Ask, Result) {
+	if a := c.courier.Swap(nil); a != nil {
+		return a, Result{}
 	}
-	return gotAnswer, c.result, nil
+	return nil, c.result
 }
 
 // Owner is the key's mailbox for a call its caller admitted, whose ask
@@ -371,9 +323,8 @@ func (c *Call) Owner() task.Inbox {
 	return c.mb
 }
 
-// Deliver hands the answered ask of an actor target to the caller, whose
-// goroutine then makes its Completion and sends it to the breaker; it runs at
-// most once per call.
+// Deliver hands an actor target's answered ask to the caller, which makes
+// its Completion and posts it; at most once a call.
 func (c *Call) Deliver(a *task.Ask) {
 	c.courier.Store(a)
 	c.signal <- struct{}{}
@@ -389,9 +340,19 @@ func (c *Call) Settle(r Result) bool {
 	return true
 }
 
+// conclude ends the call's target context and answers it with res, unless
+// it has an answer; ended by its outcome, it is spent (reusable).
+func (c *Call) conclude(res Result, by endedBy) {
+	c.ctx.Cancel(context.Canceled)
+	if c.claim() {
+		c.spent = by == byOutcome
+		c.deliver(res)
+	}
+}
+
 // claim reserves the right to answer the call; whoever claims it must
-// deliver. The breaker claims, updates and publishes the circuit, then
-// delivers, so a caller that got its answer sees the state it caused.
+// deliver (the breaker publishes the circuit between the two, so a caller
+// that has its answer sees the state it caused).
 func (c *Call) claim() bool { return c.leave(settled, anyRound) }
 
 func (c *Call) deliver(r Result) {
@@ -402,9 +363,8 @@ func (c *Call) deliver(r Result) {
 	c.signal <- struct{}{}
 }
 
-// withdraw marks the call as abandoned by a caller whose context was
-// cancelled, and cancels the target's context. It fails if an answer was
-// already given.
+// withdraw marks the call abandoned by a caller whose context was
+// cancelled, and cancels the target's; false if it has an answer.
 func (c *Call) withdraw() bool {
 	if !c.leave(withdrawn, anyRound) {
 		return false
@@ -413,9 +373,8 @@ func (c *Call) withdraw() bool {
 	return true
 }
 
-// expire marks the call as given up by its caller at deadline plus grace,
-// in round r only (or anyRound), and answers it with err. It fails if an
-// answer was already given.
+// expire answers the call with err, given up by its caller at its
+// deadline plus grace, in round r (or anyRound); false if it has an answer.
 func (c *Call) expire(err error, r uint64) bool {
 	if !c.leave(expired, r) {
 		return false
@@ -425,13 +384,14 @@ func (c *Call) expire(err error, r uint64) bool {
 	return true
 }
 
-// abandon frees what the data plane holds for the call's ask; a late reply
-// is then ignored.
-func (c *Call) abandon() {
+// abandon lets go of the call's ask (a late reply is then ignored) and
+// ends its target's context with cause.
+func (c *Call) abandon(cause error) {
 	if c.ask != nil {
 		c.ask.Abandon()
 		c.ask = nil
 	}
+	c.ctx.Cancel(cause)
 }
 
 // wasWithdrawn reports whether the caller withdrew the call (it then counts

@@ -52,9 +52,8 @@ type Shared struct {
 	Wake func(*Config)
 }
 
-// Rules are a key's settings. They are immutable, so keys with the same
-// settings can share one Rules (a factory's keys usually do); Update
-// replaces a key's Rules as a whole.
+// Rules are a key's settings: immutable, so keys with the same settings
+// share one Rules (a factory's usually do); Update replaces them whole.
 type Rules struct {
 	Circuit     state.Settings
 	CallTimeout time.Duration
@@ -76,9 +75,8 @@ type Rules struct {
 	IdleTimeout time.Duration
 }
 
-// Config is one key: everything its breakers need, the state that outlives
-// them (Cell) and its mailbox. It is shared by all incarnations of the
-// key's breaker, and it is the whole of a passivated key, so it holds
+// Config is one key: what its breakers need, the state that outlives them
+// (Cell) and its mailbox. It is the whole of a passivated key, so it holds
 // nothing that could be shared between keys.
 type Config struct {
 	Key    string
@@ -116,3 +114,44 @@ func (c *Config) Limits() (callTimeout time.Duration, maxInFlight int) {
 	r := c.rules.Load()
 	return r.CallTimeout, r.MaxInFlight
 }
+
+// Listener is told what breakers do, after the fact. Its methods are called
+// on a breaker's or the supervisor's turn and must only hand off: never block,
+// never call back into the registry.
+type Listener interface {
+	Transitioned(state.Transition)
+	Restarted(key string, panicValue any)
+}
+
+// MeterOutcomes is how many outcomes the metrics count a call under
+// (success, failure, timeout, rejected, canceled: observe.Label), and
+// MeterStates how many circuit states a transition goes from and to.
+const (
+	MeterOutcomes = 5
+	MeterStates   = 3
+)
+
+// Meter is what the OpenTelemetry metrics count of one key, made on its
+// first count and read when a reader collects: calls and the time callers
+// spent in them by outcome, transitions by from and to (made on the
+// first), restarts. A key's Config holds it, so it goes with the key: a
+// key unregistered or forgotten is no longer in the table the metrics
+// walk, and its counts are no longer reported.
+type Meter struct {
+	Calls       [MeterOutcomes]atomic.Int64
+	Nanos       [MeterOutcomes]atomic.Int64
+	Restarts    atomic.Int64
+	Transitions atomic.Pointer[[MeterStates][MeterStates]atomic.Int64] // [from][to], by state.State
+}
+
+// Meter returns the key's Meter, made now if it has none.
+func (c *Config) Meter() *Meter {
+	if m := c.meter.Load(); m != nil {
+		return m
+	}
+	c.meter.CompareAndSwap(nil, new(Meter))
+	return c.meter.Load()
+}
+
+// Metered returns the key's Meter, or nil if nothing was counted.
+func (c *Config) Metered() *Meter { return c.meter.Load() }

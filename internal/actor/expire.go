@@ -10,9 +10,8 @@ import (
 	"github.com/tripwire-go/tripwire/internal/timers"
 )
 
-// expire answers every call whose deadline has passed with ErrTimeout and
-// counts it as a failure (or, if its target never started, neither way: see
-// deadlineKind).
+// expire answers every call whose deadline passed with ErrTimeout, a
+// failure (or, if its target never started, neither way: deadlineKind).
 func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 	if t.incarnation != b.circuit.Gen.Incarnation || t.seq != uint64(b.tickSeq) {
 		return
@@ -23,8 +22,7 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 	for c := b.inflight.earliest(); c != nil && !now.Before(c.Deadline); c = b.inflight.earliest() {
 		expired = true
 		b.inflight.remove(c)
-		c.abandon()
-		c.ctx.Cancel(context.DeadlineExceeded)
+		c.abandon(context.DeadlineExceeded)
 		b.end(ctx, c, b.deadlineKind(c), byDeadline, Result{Err: errs.ErrTimeout}, now)
 	}
 	if expired {
@@ -45,15 +43,13 @@ func (b *breaker) armTick(ctx actor.Context, now time.Time) {
 	if b.tick == nil {
 		b.tick = timers.NewTicket(&b.cfg.Mailbox)
 	}
-	// On the registry's shared timer, through the incarnation's ticket: a
-	// stopped breaker's ticks reach nobody, and keep nothing of its key;
-	// the tick armed before, if it is still to come, is moved.
+	// Through the incarnation's ticket (a stopped breaker's ticks reach
+	// nobody, keeping nothing of its key), moving the one armed before.
 	b.cfg.Shared.Idle.Rearm(c.Deadline.Sub(now), b.tick,
 		&deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.tickSeq)})
 }
 
-// cancelTick forgets the tick armed, if any: when it comes, its tag is
-// stale and it does nothing.
+// cancelTick forgets the tick armed, if any: its tag is stale when it comes.
 func (b *breaker) cancelTick() {
 	if b.ticking {
 		b.ticking = false

@@ -7,28 +7,24 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/tripwire-go/tripwire/internal/hook"
 	"github.com/tripwire-go/tripwire/internal/pin"
 	"github.com/tripwire-go/tripwire/state"
 )
 
-// A hot key's successes are counted where they arrive — on the worker that
-// ran a function target, on the caller that got an actor target's reply —
-// one shard per processor, without a turn of its breaker (Call.Finish): the
-// turn would only have counted them and answered, and on a key that both
-// cores call it was a third of what a call cost, most of it in moving the
-// mailbox's and the statistics' cache lines between the cores. The breaker
-// takes what the shards counted into its window (take) when it counts
-// anything else or reads its statistics, and before it lets the window go.
-//
-// A key gets a lane once hotCalls successes of one epoch went through its
-// breaker's turns; it keeps it while it has a window. A lane costs about a
-// kilobyte a shard, so a quiet key never has one.
+// A hot key's successes are counted where they arrive (the worker of a
+// function target, the caller of an actor target), one shard per processor,
+// without a turn of its breaker (Call.Finish), which on a key both cores
+// call was a third of a call's cost, mostly in moving cache lines between
+// them. The breaker takes the shards' counts into its window (take) when it
+// counts anything else, reads its statistics, or lets its window go. A key
+// gets a lane (about a kilobyte a shard) once hotCalls successes of one
+// epoch went through its breaker's turns, and keeps it with its window.
 
 // hotShards is the most shards a lane has: more processors share them.
 const hotShards = 8
 
-// A slot's epoch: 0, free; above, the epoch its counts are of; or one of
-// these.
+// A slot's epoch: 0, free; above, its counts'; or one of these.
 const (
 	slotTaken int64 = -1 // the breaker is taking its counts
 	slotDead  int64 = -2 // the lane is gone: nothing counts in it any more
@@ -40,9 +36,9 @@ type hotLane struct {
 	shards []hotShard
 }
 
-// hotShard is what the workers of one processor count. Its two slots take
-// the epochs by parity, so that a worker counts on while the breaker has not
-// yet taken the last epoch's counts.
+// hotShard is what the workers of one processor count, in two slots that
+// take the epochs by parity: a worker counts on while the breaker has not
+// taken the last epoch's counts yet.
 type hotShard struct {
 	ended atomic.Uint32 // the calls its workers ended, since the lane was made
 	last  atomic.Int64  // when the last of them ended (a mono)
@@ -57,9 +53,8 @@ type hotSlot struct {
 	n       atomic.Uint32
 	max     atomic.Int64 // the slowest, in nanoseconds
 	bins    [state.LatencyBinCount]atomic.Uint32
-	// taking is the epoch of a slot the breaker has taken (slotTaken) but
-	// not yet emptied, because a worker was still counting in it; only the
-	// breaker touches it.
+	// taking is the epoch of a slot the breaker took (slotTaken) but could
+	// not empty yet, a worker counting in it; the breaker's alone.
 	taking int64
 }
 
@@ -71,17 +66,15 @@ func newHotLane(origin time.Duration) *hotLane {
 	return l
 }
 
-// begin readies the slot of this processor's shard for a success that
-// ended at now, and pins the caller to its processor until done; it
-// reports false, pinning nothing, if that slot still holds an earlier
-// epoch the breaker has not taken, or is being taken, or the lane is gone.
+// begin readies this processor's slot for a success that ended at now and
+// pins the caller to its processor until done; false, pinning nothing, if
+// the slot holds an earlier epoch not taken yet, is being taken, or is dead.
 func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
 	sh := &l.shards[pin.Pin()%len(l.shards)]
 	e := state.StatsEpoch(l.origin, clock(now))
 	sl := &sh.slots[e&1]
-	// Counted before it reads the epoch: the breaker, which takes the
-	// slot before it reads the writers, either sees this worker counting
-	// or is seen by it (both atomics: one order for all).
+	// Counted before the epoch is read: the breaker, which takes the slot
+	// before it reads the writers, sees this worker or is seen by it.
 	sl.writers.Add(1)
 	if sl.epoch.Load() == 0 {
 		sl.epoch.CompareAndSwap(0, e) // or another worker of the shard took it first
@@ -115,11 +108,10 @@ func (sl *hotSlot) done() {
 	pin.Unpin()
 }
 
-// take moves the counts of every epoch before cur into s's window w, and
-// frees their slots; the breaker calls it. It never waits: a slot a worker
-// is still counting in (it read the epoch just before the breaker took it)
-// is emptied by a later take, and meanwhile its shard's workers of the
-// epoch after next hand their successes to the breaker, whose turns take.
+// take moves the counts of every epoch before cur into s's window w and
+// frees their slots, in the breaker's turn. It never waits: a slot a worker
+// still counts in is emptied by a later take (meanwhile that shard's
+// workers hand their successes to the breaker).
 func (l *hotLane) take(s *keyStats, w *statsWindow, cur int64) {
 	for i := range l.shards {
 		for j := range l.shards[i].slots {
@@ -135,10 +127,9 @@ func (l *hotLane) take(s *keyStats, w *statsWindow, cur int64) {
 	}
 }
 
-// end moves every count into s's window w, whatever its epoch, and leaves
-// no slot that a worker can count in; the lane is no longer the key's. It
-// ends the lane of a key gone quiet or idle, whose slots no worker counts
-// in but for the moment of a straggler, pinned, which it waits for.
+// end moves every count into s's window w, whatever its epoch, and kills
+// every slot: the lane of a key gone quiet or idle, which no worker counts
+// in but a pinned straggler for a moment, whom it waits for.
 func (l *hotLane) end(s *keyStats, w *statsWindow, cur int64) {
 	for i := range l.shards {
 		for j := range l.shards[i].slots {
@@ -175,8 +166,8 @@ func (l *hotLane) ended() uint32 {
 	return n
 }
 
-// lastEnded is when the last call its workers ended did, or about then
-// (it serves IdleTimeout, which is not finer).
+// lastEnded is about when the last call its workers ended did (for
+// IdleTimeout, which is not finer).
 func (l *hotLane) lastEnded() mono {
 	t := int64(math.MinInt64)
 	for i := range l.shards {
@@ -185,9 +176,8 @@ func (l *hotLane) lastEnded() mono {
 	return mono(t)
 }
 
-// live calls fn with each slot holding counts the breaker has not taken
-// into its window, and their epoch: the current epoch's, mostly, and one
-// taken while a straggler still counted in it. Only the breaker calls it.
+// live calls fn, in the breaker's turn, with each slot whose counts the
+// window has not taken, and their epoch (the current one's, mostly).
 func (l *hotLane) live(fn func(e int64, sl *hotSlot)) {
 	for i := range l.shards {
 		for j := range l.shards[i].slots {
@@ -214,9 +204,8 @@ func (s *keyStats) addHot(w *statsWindow, e, cur int64, sl *hotSlot) {
 	w.AddSuccesses(&s.total, e, cur, n, &bins, slowest)
 }
 
-// endHot ends the key's lane, if it has one, moving its counts into s's
-// window w at now and its ended calls into ended; only its breaker calls
-// it.
+// endHot ends the key's lane, if any, in its breaker's turn: its counts go
+// into s's window w at now, its ended calls into ended.
 func (c *Cell) endHot(s *keyStats, w *statsWindow, now time.Time) {
 	l := c.hot.Load()
 	if l == nil {
@@ -233,4 +222,18 @@ func (c *Cell) hotEnded() uint32 {
 		return l.ended()
 	}
 	return 0
+}
+
+// hotCalls is how many successes through a key's breaker in one epoch (a
+// tenth of the window) make the key hot. Tests turn it down before they
+// start a registry (internal/testkit.HotCalls).
+var hotCalls uint32 = defaultHotCalls
+
+const defaultHotCalls = 1000
+
+func init() {
+	hook.HotCalls = func(n uint32) (restore func()) {
+		hotCalls = n
+		return func() { hotCalls = defaultHotCalls }
+	}
 }

@@ -19,11 +19,10 @@ func (b *breaker) armIdle(ctx actor.Context, d time.Duration) {
 }
 
 // checkIdle stops a closed, unforced breaker with nothing in flight that has
-// had no call for IdleTimeout; otherwise it checks again when that could
-// first be true. A target still running a call answered already (one that
-// ignores its deadline) holds its MaxInFlight slot, and keeps the key awake:
-// a key passivated could be forgotten (WithMaxKeys), and the key made again
-// would admit MaxInFlight calls more next to it.
+// had no call for IdleTimeout, or checks again when that could first be
+// true. A target still running a call answered already holds its
+// MaxInFlight slot and keeps the key awake (a key forgotten and made again
+// would admit MaxInFlight calls more next to it).
 func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 	if m.incarnation != b.circuit.Gen.Incarnation || m.seq != uint64(b.idleSeq) {
 		return
@@ -62,8 +61,7 @@ func (b *breaker) busy() bool {
 	return cell.admittedInFlight() != 0 || cell.inflight.Load() != 0 || b.cfg.Mailbox.UserMessageCount() != 0
 }
 
-// passivate stops the breaker of a key idle for idle, which wakes with
-// zero counts.
+// passivate stops the breaker of a key idle for idle (it wakes with zero counts).
 func (b *breaker) passivate(ctx actor.Context, now time.Time, idle time.Duration) {
 	cell := &b.cfg.Cell
 	cell.flags.Or(flagPassivated)

@@ -9,18 +9,15 @@ import (
 	"github.com/tripwire-go/tripwire/state"
 )
 
-// keyStats are a key's statistics, the breaker's alone, touched in its
-// turns (a crash hands them on with the Cell; passivation drops them). A
-// key that went quiet keeps its totals alone: 64 bytes. A busy key's
-// keyStats and window are one allocation (busyStats), so that counting a
-// call of a key whose memory is cold in the caches reads one place, not
-// four. The arithmetic is state's (state.Rolling); what is here is what
-// reads the callers' counts and the hot lane's shards, and the memory.
+// keyStats are a key's statistics, its breaker's, touched in its turns (a
+// crash hands them on with the Cell; passivation drops them). A quiet key
+// keeps its totals alone (64 B); a busy key's keyStats and window are one
+// allocation (busyStats), so counting a call of a key cold in the caches
+// reads its window's first line and its bucket, nothing more. The
+// arithmetic is state's (state.Rolling); here is what reads the callers'
+// counts and the hot lane's shards.
 type keyStats struct {
-	// total is what the window no longer holds: a call counts in its
-	// bucket alone, so that counting it reads no more of a key cold in the
-	// caches than its window's first line and its bucket.
-	total state.Totals
+	total state.Totals // what the window no longer holds
 	win   *statsWindow // nil until a call ends, and again once the key is quiet for a window
 }
 
@@ -31,28 +28,21 @@ type busyStats struct {
 }
 
 // statsWindow is the rolling window and what the breaker keeps while the
-// key is busy. What every call reads comes first, on the cache line after
-// the keyStats (see Cell.window): spills, and the Rolling's own first
-// fields.
+// key is busy; what every call reads comes first, on the line after the
+// keyStats: spills, and the Rolling's first fields.
 type statsWindow struct {
-	// spills are the stripes the key's rejections counted on while it was
-	// flooded (one, but for a race of two callers).
-	spills []*stripes
+	spills []*stripes // the stripes the key's rejections counted on while it was flooded
 	state.Rolling
-	// ticket is the breaker's drain check among the registry's timers.
-	ticket *timers.Ticket[Mailbox]
-	// cause is the last failure: when it opens the circuit, the rejections'
-	// OpenError carries it.
-	cause error
+	ticket *timers.Ticket[Mailbox] // the breaker's drain check
+	cause  error                   // the last failure, which the OpenError carries if it opened the circuit
 }
 
-// window returns the key's statistics and their rolling window, made now
-// (starting at now) if there is none; only its breaker calls it.
+// window returns the key's statistics and their window, made now if there
+// is none; its breaker's.
 func (c *Cell) window(now time.Time) (*keyStats, *statsWindow) {
 	s := c.stats.Load()
 	if c.flags.Load()&flagWindow != 0 {
-		// The flag, on the Cell's line, and not s.win: a key cold in the
-		// caches reads nothing of its keyStats to find its window.
+		// The flag, not s.win: a cold key reads none of its keyStats here.
 		return s, &(*busyStats)(unsafe.Pointer(s)).window
 	}
 	b := busyPool.Get().(*busyStats)
@@ -66,8 +56,8 @@ func (c *Cell) window(now time.Time) (*keyStats, *statsWindow) {
 	return &b.keyStats, b.win
 }
 
-// setStats makes s the key's statistics, and flagWindow say whether they
-// have a window; only its breaker calls it.
+// setStats makes s the key's statistics (flagWindow: with a window); its
+// breaker's.
 func (c *Cell) setStats(s *keyStats) {
 	c.stats.Store(s)
 	if s != nil && s.win != nil {
@@ -77,14 +67,12 @@ func (c *Cell) setStats(s *keyStats) {
 	}
 }
 
-// busyPool keeps the windows of keys that went quiet or passivated for
-// the next keys that get busy: a registry whose keys sleep and wake in turn
-// would otherwise allocate and collect 1,200 bytes a wake. (The pool gives
-// its memory back to the collector within two cycles.)
+// busyPool keeps the windows keys let go of for the next that get busy
+// (1,200 bytes a wake otherwise).
 var busyPool = sync.Pool{New: func() any { return new(busyStats) }}
 
-// release hands the window of s, which its key has let go of for good (its
-// Cell points elsewhere now), to busyPool. Only the key's breaker calls it.
+// release hands the window of s, which its key let go of for good, to
+// busyPool; its breaker's.
 func (s *keyStats) release() {
 	if s == nil || s.win == nil {
 		return // no window: a quiet key's keyStats is an allocation of its own
@@ -93,9 +81,8 @@ func (s *keyStats) release() {
 	busyPool.Put((*busyStats)(unsafe.Pointer(s)))
 }
 
-// catchUp brings the window w to now: the callers' counts folded in, and
-// the epochs a hot lane's shards counted before now taken. It returns the
-// epoch of now.
+// catchUp brings w to now, folding in the callers' counts and taking the
+// hot lane's past epochs; it returns now's epoch.
 func (s *keyStats) catchUp(w *statsWindow, now time.Time, c *Cell) int64 {
 	e := w.Epoch(clock(now))
 	rej, ovl := c.callerCounts(w)
@@ -106,9 +93,7 @@ func (s *keyStats) catchUp(w *statsWindow, now time.Time, c *Cell) int64 {
 	return e
 }
 
-// record counts one call that ended as t at now; d is its latency if
-// measured. It returns how many calls that ended as t the epoch's bucket
-// holds now.
+// record counts a call that ended as t at now (state.Rolling.Count).
 func (s *keyStats) record(w *statsWindow, t state.Tally, now time.Time, d time.Duration, measured bool, c *Cell) uint32 {
 	e := s.catchUp(w, now, c)
 	return w.Count(&s.total, t, e, d, measured)
@@ -131,9 +116,8 @@ func (s *keyStats) quiet(now time.Time, c *Cell) bool {
 	return !w.Active(e)
 }
 
-// drop gives back the window of a quiet key, keeping its totals: the
-// callers' counts start again from zero, so a new window starts from none
-// seen (what came in since the last fold goes to the totals).
+// drop gives back the window of a quiet key, keeping its totals (the
+// callers' last counts folded in); the callers count from zero again.
 func (s *keyStats) drop(c *Cell) {
 	w := s.win
 	if w == nil {
@@ -166,4 +150,35 @@ func (s *keyStats) report(now time.Time, c *Cell) state.Stats {
 		})
 	}
 	return sum.Stats()
+}
+
+// failed records err as the key's last failure (nil: the next opening is
+// not a failure's, as with ForceOpen).
+func (c *Cell) failed(err error) {
+	if err != nil {
+		_, w := c.window(time.Now())
+		w.cause = err
+	} else if s := c.stats.Load(); s != nil && s.win != nil {
+		s.win.cause = nil
+	}
+}
+
+// openCause is the key's last failure: what opened an open circuit.
+func (c *Cell) openCause() error {
+	if s := c.stats.Load(); s != nil && s.win != nil {
+		return s.win.cause
+	}
+	return nil
+}
+
+// keyStats returns the key's statistics, made now if it has none.
+func (c *Cell) keyStats() *keyStats {
+	if s := c.stats.Load(); s != nil {
+		return s
+	}
+	s := new(keyStats)
+	if c.stats.CompareAndSwap(nil, s) {
+		return s
+	}
+	return c.stats.Load()
 }

@@ -14,34 +14,29 @@ import (
 const inlineTurns = 64
 
 // Mailbox is the mailbox of one key's breaker. It belongs to the key, not to
-// one actor: it outlives the breaker's crash-restarts, the fresh breaker the
-// supervisor spawns when protoactor gives up on one that crashes too often,
-// and passivation. Callers, workers and the registry post to it directly
-// (PostUserMessage), never through protoactor's process registry, so nothing
-// meant for a key can end in dead letters:
+// one actor: it outlives crash-restarts, respawns and passivation. Callers,
+// workers and the registry post to it directly (PostUserMessage), never
+// through protoactor's process registry, so nothing meant for a key can end
+// in dead letters:
 //
 //   - while a breaker runs, its turns run on the goroutine of whoever posts
-//     to the idle mailbox — a turn never blocks and takes about a
-//     microsecond, so that is cheaper than starting a goroutine (and growing
-//     its stack) per activation, as protoactor's synchronized dispatcher
-//     does — but after inlineTurns messages the rest moves to a goroutine of
-//     its own, so a caller on a hot key never drains everyone else's calls
-//     past its own deadline; system messages go first, and a suspended
-//     mailbox (a crash being handled) processes only system messages;
-//   - between a breaker's stop and what the supervisor makes of it, messages
-//     wait; the next breaker of the key takes them in order;
-//   - while the key is passivated, messages wait too, and the first one
-//     wakes the key (Passivate);
-//   - once the key has no breaker any more (unregistered, shut down), every
-//     call and registry request still queued or posted later is answered
-//     with the reason (Discard).
+//     to the idle mailbox (a turn never blocks and takes about a
+//     microsecond: cheaper than a goroutine per activation), but after
+//     inlineTurns the rest moves to a goroutine of its own, so a caller on a
+//     hot key never drains everyone's calls past its own deadline; system
+//     messages go first, and a suspended mailbox (a crash being handled)
+//     processes nothing else;
+//   - between a breaker's stop and the supervisor's verdict, messages wait
+//     for the key's next breaker;
+//   - while the key is passivated they wait too, and the first wakes it;
+//   - once the key is gone (Discard), every call and request queued or
+//     posted later is answered with the reason.
 type Mailbox struct {
 	mu      sync.Mutex
 	running atomic.Bool
-	// open mirrors phase == live && !suspended, and queued counts the
-	// messages in both queues (both written under mu), so that a post to
-	// an idle, empty, live mailbox and the end of a run of turns with
-	// nothing left need no lock.
+	// open mirrors phase == live && !suspended and queued counts both
+	// queues' messages (written under mu): posting to an idle, empty, live
+	// mailbox and ending a run of turns need no lock.
 	open      atomic.Bool
 	queued    atomic.Int32
 	suspended bool    // guarded by mu
@@ -51,15 +46,14 @@ type Mailbox struct {
 	owner     *Config // the key whose mailbox this is, woken by a post while asleep
 }
 
-// queues are the parts of a mailbox a key needs only while it has a
-// breaker or messages waiting for one.
+// queues are what a mailbox needs only while the key has a breaker or
+// messages waiting for one.
 type queues struct {
 	user, system queue
 	invoker      actor.MessageInvoker
-	// direct is the running incarnation of the breaker, which takes calls
-	// and outcomes without protoactor's context layers (which do nothing
-	// for a breaker: it has no middleware and no receive timeout). Set in
-	// the breaker's Started turn; read in turns.
+	// direct is the running breaker, which takes calls and outcomes without
+	// protoactor's context layers (no middleware, no receive timeout to
+	// serve); set in its Started turn, read in turns.
 	direct *breaker
 }
 
@@ -87,9 +81,8 @@ var _ actor.Mailbox = (*Mailbox)(nil)
 // the breaker's PID would, without the process registry lookup.
 func (m *Mailbox) PostUserMessage(msg any) {
 	if m.open.Load() && m.queued.Load() == 0 && m.running.CompareAndSwap(false, true) {
-		// Idle and empty: take this message's turn now, without queueing
-		// it. Holding running, nothing but a turn can close the mailbox:
-		// look again.
+		// Idle and empty: take its turn now. Holding running, only a turn
+		// can close the mailbox: look again.
 		if m.open.Load() && m.queued.Load() == 0 {
 			m.invoke(msg, fromUser)
 			m.process(inlineTurns - 1)
@@ -164,11 +157,9 @@ func (m *Mailbox) setPhase(p phase) {
 	m.open.Store(m.phase == live && !m.suspended)
 }
 
-// PostSystemMessage queues a system message of the running breaker. The
-// Started of a breaker protoactor spawns on the mailbox makes it live: the
-// messages that waited go to that breaker, after its Started. With no
-// breaker running anything else is dropped (it was meant for one that has
-// stopped).
+// PostSystemMessage queues a system message of the running breaker. A
+// breaker's Started makes the mailbox live: what waited goes to it after
+// its Started. With no breaker running anything else is dropped.
 func (m *Mailbox) PostSystemMessage(msg any) {
 	m.mu.Lock()
 	_, start := msg.(*actor.Started)
@@ -179,8 +170,8 @@ func (m *Mailbox) PostSystemMessage(msg any) {
 	}
 	m.push(&m.queues().system, msg)
 	if start {
-		// Live once its Started is counted: a post that finds the mailbox
-		// open without its lock finds it not empty, and queues behind it.
+		// Live once its Started is counted: a post that finds it open
+		// without the lock finds it not empty, and queues behind it.
 		m.setPhase(live)
 	}
 	m.mu.Unlock()
@@ -208,9 +199,8 @@ func (m *Mailbox) UserMessageCount() int {
 }
 
 // stopped is the breaker's last turn: what is posted from now on waits for
-// the next breaker, or for Passivate or Discard. The mailbox lets go of the
-// stopped actor, so a stale reference to it (protoactor's table of the
-// supervisor's children keeps some) holds nothing else alive.
+// the next breaker, Passivate or Discard. The mailbox lets go of the
+// stopped actor, so a stale reference to it holds nothing else alive.
 func (m *Mailbox) stopped() {
 	m.mu.Lock()
 	m.setPhase(held)
@@ -222,9 +212,8 @@ func (m *Mailbox) stopped() {
 }
 
 // Passivate puts the mailbox of a breaker that stopped for being idle to
-// sleep: the first message posted to it calls its key's Shared.Wake, which
-// is to start a breaker for it. It fails if a message came since the
-// breaker stopped: the key is not idle, and wants a breaker now.
+// sleep: the first message posted calls Shared.Wake to start a breaker. It
+// fails if a message came since the breaker stopped: the key is not idle.
 func (m *Mailbox) Passivate() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -263,10 +252,9 @@ type refusable interface {
 	refuse(why error)
 }
 
-// refuse answers what is posted to a discarded mailbox: a call with why;
-// the outcome of a call still unanswered (a crash left it in flight) with
-// the target's answer; a request of the registry with why. Anything else is
-// dropped, as protoactor would drop a message to a stopped actor.
+// refuse answers what is posted to a discarded mailbox: a call or a
+// request with why, the outcome of a call still unanswered (a crash left it
+// in flight) with the target's answer. Anything else is dropped.
 func refuse(msg any, why error) {
 	switch m := msg.(type) {
 	case *Call:
@@ -304,15 +292,14 @@ func (m *Mailbox) process(limit int) {
 }
 
 // next pops the next message to process: system messages first, user
-// messages only while not suspended, nothing while no breaker runs. With
-// nothing to process it releases running, under the lock posters queue
-// under, so a message queued after it looked finds the mailbox idle and its
-// poster takes it on.
+// messages unless suspended, nothing while no breaker runs. With nothing to
+// process it releases running under the posters' lock, so a message
+// queued after it looked finds the mailbox idle, and its poster takes it.
 func (m *Mailbox) next() (msg any, system, ok bool) {
 	if m.queued.Load() == 0 {
 		// Nothing queued: release running without the lock. A poster
-		// counts its message before it tries to take running, so either
-		// it takes running, or this sees its message and takes it back.
+		// counts its message before it tries running: it takes running, or
+		// this sees its message and takes running back.
 		m.running.Store(false)
 		if m.queued.Load() == 0 || !m.running.CompareAndSwap(false, true) {
 			return nil, false, false
@@ -324,8 +311,7 @@ func (m *Mailbox) next() (msg any, system, ok bool) {
 		if q.system.len() > 0 {
 			msg := m.pop(&q.system)
 			if q.system.len() == 0 {
-				// System messages are rare (a breaker's Started, its
-				// Stop): a key keeps no array for them between two.
+				// Rare (Started, Stop): no array kept between two.
 				q.system.items = nil
 			}
 			return msg, fromSystem, true
@@ -374,8 +360,7 @@ func (m *Mailbox) invoke(msg any, system bool) {
 func (m *Mailbox) setDirect(b *breaker) { m.q.direct = b }
 
 // setSuspended suspends the mailbox (a crash of its breaker is being
-// decided) or resumes it. It runs in a turn of the mailbox, as the
-// breaker's do: while it is suspended callers post their calls, which wait.
+// decided: callers post their calls, which wait) or resumes it, in a turn.
 func (m *Mailbox) setSuspended(s bool) {
 	m.mu.Lock()
 	m.suspended = s
@@ -416,10 +401,9 @@ func (q *queue) pop() any {
 	return x
 }
 
-// lateOutcome reports whether msg is a target's outcome of a call answered
-// already (its deadline passed, its caller withdrew it): what a target
-// that ignores its context returns after its key passivated. A key
-// passivates with no call in flight, so its breaker would drop the outcome.
+// lateOutcome reports whether msg is the outcome of a call answered
+// already: a target that ignored its context, after its key passivated
+// (with no call in flight: its breaker would drop it).
 func lateOutcome(msg any) bool {
 	o, ok := msg.(*task.Completion)
 	if !ok {

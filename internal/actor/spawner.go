@@ -4,16 +4,13 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 )
 
-// Spawner spawns the breakers of one registry, all with one Props: a Props
-// per key would cost each key a few hundred bytes. Breakers are spawned at
-// the root, supervised by protoactor's guardian for the registry's
-// strategy, not as children of the supervisor actor: protoactor's set of an
-// actor's children costs each child about a hundred bytes and never gives
-// them back. A breaker learns its key when it starts, from its actor id,
-// through Lookup — which must know the id from before Spawn until the
-// actor has stopped for good, since each crash-restart starts a fresh
-// breaker value the same way — and reports its stop through Stopped, since
-// the guardian tells nobody.
+// Spawner spawns the breakers of one registry, all with one Props (a Props
+// a key would cost a few hundred bytes each), at the root under protoactor's
+// guardian for the registry's strategy (an actor's set of children costs a
+// hundred bytes a child and never shrinks). A breaker learns its key from
+// its actor id when it starts, through lookup, which must know the id from
+// before Spawn until the actor has stopped for good (a crash-restart starts
+// a fresh breaker the same way); it reports its stop through stopped.
 type Spawner struct {
 	props   *actor.Props
 	lookup  func(id string) (*Config, bool)

@@ -20,11 +20,8 @@ var lastSpun atomic.Int64
 
 // spun is a look of a rejected caller (every lookEvery rejections of a
 // key): once spinSlice has passed since the last look that yielded, it
-// yields (if goroutines wait for a core). A count of rejections alone
-// cannot bound how long callers run between yields: a caller's loop that
-// does more between two calls (a context, a log line) rejects less often.
-// The clock is read once per look, about a third of a nanosecond a
-// rejection.
+// yields if goroutines wait for a core. (A count of rejections alone cannot
+// bound the time between yields: a loop that does more rejects less often.)
 //
 //go:noinline
 func spun() {
@@ -49,12 +46,9 @@ var yieldSample = struct {
 }{s: [1]metrics.Sample{{Name: runnableMetric}}}
 
 // yield gives the caller's core to the goroutines waiting for one, if any
-// are (out of line: the open path stays small). With none waiting it
-// returns at once: runtime.Gosched would wake an idle core for nothing (a
-// futex call in wakep, about 15 µs), which made a lone caller's open path
-// a fifth slower. Reading the count takes about 85 ns, at most once every
-// spinSlice; a caller that finds another reading it yields anyway, since
-// callers contending here are themselves the crowd.
+// (runtime.Gosched with none waiting wakes an idle core for nothing, about
+// 15 µs). Reading the count takes about 85 ns, once a spinSlice at most; a
+// caller that finds another reading it yields anyway: they are the crowd.
 //
 //go:noinline
 func yield() {
