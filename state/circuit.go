@@ -14,6 +14,17 @@ const (
 	ForcedClosed
 )
 
+var forceNames = []string{"not_forced", "forced_open", "forced_closed"}
+
+// String returns "not_forced", "forced_open" or "forced_closed".
+func (f Force) String() string { return nameOf(f, forceNames, "unknown") }
+
+// MarshalText writes f as String does.
+func (f Force) MarshalText() ([]byte, error) { return marshalName("force", f, forceNames) }
+
+// UnmarshalText reads what MarshalText writes.
+func (f *Force) UnmarshalText(b []byte) error { return unmarshalName("force", f, b, forceNames) }
+
 // Circuit is the whole state of one breaker. Apply changes only the circuit
 // it is called on, but a plain copy shares the failure-rate window, which is
 // kept apart so that a breaker without one pays nothing for it: use Clone

@@ -69,8 +69,7 @@ func (h *LatencyBins) percentile(n uint64, q float64, slowest time.Duration) tim
 
 // sparseBins are the bins of a histogram that hold something, each a bin
 // number (high 32 bits) and its count, in bin order: a second's latencies
-// fall in a few bins, and a key's window should not cost 424 bytes a
-// bucket.
+// fall in a few bins, and a bucket should not cost 424 bytes.
 type sparseBins []uint64
 
 // add counts n values in bin i.

@@ -5,19 +5,15 @@ import "time"
 // statsWidth is the width of a bucket of the statistics' rolling window.
 const statsWidth = StatsWindow / StatsBuckets
 
-// Rolling is the rolling window of a key's statistics: a ring of
-// StatsBuckets buckets, each the calls of one epoch (StatsEpoch), beside
-// the Totals its keeper holds, which get what the window lets go of. It is
-// not safe for concurrent use: one breaker keeps it, in its turns.
-//
-// Its instants are durations on its keeper's monotonic clock, since an
-// origin of the keeper's choosing, the same for every instant of a window:
-// 8 bytes where a time.Time takes 24, in a value every busy key has. A
-// Rolling must not be copied once a bucket has latencies: a bucket's
-// first bins are within it.
+// Rolling is the rolling window of a key's statistics: StatsBuckets
+// buckets, each the calls of one epoch (StatsEpoch), beside the Totals its
+// keeper holds, which get what the window lets go of. It is not safe for
+// concurrent use, and not to be copied (a bucket's first bins are in it).
+// Its instants are durations on its keeper's monotonic clock since an
+// origin of the keeper's choosing: 8 bytes where a time.Time takes 24.
 type Rolling struct {
-	// The callers' counts folded in so far (see Fold), and the epoch of
-	// that fold: with origin, what every call reads, ahead of the buckets.
+	// The callers' counts folded so far (Fold) and that fold's epoch: with
+	// origin, what every call reads, ahead of the buckets.
 	seenRejected, seenOverloaded uint64
 	seenEpoch                    int64
 	origin                       time.Duration // epoch 1 begins here
@@ -35,8 +31,7 @@ type statsBucket struct {
 }
 
 // StatsEpoch numbers the bucket of a window begun at origin that holds
-// now: epochs start at 1, so that an unused bucket (epoch 0) is never
-// taken for a recent one, and an instant before origin is in the first.
+// now, from 1 (an unused bucket's 0 is never recent; before origin is 1).
 func StatsEpoch(origin, now time.Duration) int64 {
 	return int64(max(now-origin, 0)/statsWidth) + 1
 }
@@ -66,10 +61,9 @@ func (r *Rolling) bucket(total *Totals, e int64) *statsBucket {
 	return b
 }
 
-// Count counts one call that ended as t in epoch e, and its latency d if
-// measured (the target ran it, and its caller waited for it); it returns
-// how many calls that ended as t the epoch's bucket holds now. A bucket
-// full up leaves the call to total.
+// Count counts a call that ended as t in epoch e, and its latency d if
+// measured; it returns how many such calls e's bucket holds (a bucket full
+// up leaves the call to total).
 func (r *Rolling) Count(total *Totals, t Tally, e int64, d time.Duration, measured bool) uint32 {
 	b := r.bucket(total, e)
 	if b.n[t] < ^uint32(0) {
@@ -87,13 +81,11 @@ func (r *Rolling) Count(total *Totals, t Tally, e int64, d time.Duration, measur
 	return b.n[t]
 }
 
-// Fold takes in, at epoch e, the calls a key's callers answered
-// themselves — rejected and overloaded, counted since the window began —
-// that the window has not seen: spread evenly over the epochs since the
-// last fold (a breaker takes no turn while its callers fail fast, so when
-// each came is not known finer than that), the rounding's remainder in the
-// newest. What the buckets do not take (epochs older than the window, a
-// bucket full up) goes to total.
+// Fold takes in at epoch e the calls a key's callers answered themselves
+// (rejected, overloaded: their counts since the window began) that it has
+// not seen, spread evenly over the epochs since the last fold (when each
+// came is not known finer), the remainder in the newest; what the buckets
+// do not take goes to total.
 func (r *Rolling) Fold(total *Totals, e int64, rejected, overloaded uint64) {
 	dr, do := rejected-r.seenRejected, overloaded-r.seenOverloaded
 	r.seenRejected, r.seenOverloaded = rejected, overloaded
@@ -124,9 +116,8 @@ func addSat(a *uint32, n uint64) uint64 {
 }
 
 // AddSuccesses takes in n successes of epoch e counted outside the window
-// (a hot key's, on its workers), their latencies in bins, the slowest
-// taking slowest: into e's bucket, or into total if the window no longer
-// holds e at epoch cur. A bucket full up keeps none of their latencies.
+// (a hot key's workers'), with their latencies and the slowest: into e's
+// bucket, or total if the window at epoch cur no longer holds e.
 func (r *Rolling) AddSuccesses(total *Totals, e, cur int64, n uint32, bins *LatencyBins, slowest time.Duration) {
 	if e <= cur-StatsBuckets || r.buckets[e%StatsBuckets].epoch > e {
 		total[TallySuccess] += uint64(n)
@@ -156,14 +147,12 @@ func (r *Rolling) Active(e int64) bool {
 	return false
 }
 
-// in reports whether b is one of the window's at epoch e: one of the
-// newest StatsBuckets epochs, and used.
+// in reports whether b is used and one of the newest epochs at epoch e.
 func (b *statsBucket) in(e int64) bool {
 	return b.epoch > max(e-StatsBuckets, 0) && b.epoch <= e
 }
 
-// Totals are the counts since the window's keeper started: total, what
-// the window let go of, with what the window holds.
+// Totals are the counts since the keeper started: total and the window's.
 func (r *Rolling) Totals(total Totals) Totals {
 	for i := range r.buckets {
 		for t, n := range r.buckets[i].n {

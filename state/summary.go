@@ -2,9 +2,9 @@ package state
 
 import "time"
 
-// Summary adds up a key's statistics for a report (Stats): the calls its
-// Rolling window holds at an instant, with their latencies, and its
-// totals; then what was counted outside the window (AddSuccesses).
+// Summary adds up a key's statistics for a report (Stats): its window's
+// calls and latencies at an instant, its totals, and what was counted
+// outside the window (AddSuccesses).
 type Summary struct {
 	epoch int64
 	stats Stats // but its rates and percentiles, which Stats works out
@@ -12,9 +12,8 @@ type Summary struct {
 	n     uint64 // the latencies in bins
 }
 
-// Summarize begins the summary of r at now, and of total, what it let go
-// of. The window covers its newest StatsBuckets epochs, the current one in
-// part (less while it is younger).
+// Summarize begins the summary of r and total at now. The window covers
+// its newest StatsBuckets epochs, the current one in part.
 func (r *Rolling) Summarize(total Totals, now time.Duration) Summary {
 	s := Summary{epoch: r.Epoch(now)}
 	s.stats.Window = now - r.origin
@@ -39,10 +38,9 @@ func (r *Rolling) Summarize(total Totals, now time.Duration) Summary {
 	return s
 }
 
-// AddSuccesses adds n successes of epoch e that the window has not taken
-// in (Rolling.AddSuccesses), their latencies in bins, the slowest taking
-// slowest: to the totals, and to the window's calls unless the window no
-// longer holds e.
+// AddSuccesses adds n successes of epoch e the window has not taken in
+// (Rolling.AddSuccesses): to the totals, and to the window's calls if it
+// holds e.
 func (s *Summary) AddSuccesses(e int64, n uint32, bins *LatencyBins, slowest time.Duration) {
 	s.stats.Total.Add(TallySuccess, uint64(n))
 	if e <= s.epoch-StatsBuckets {
@@ -75,8 +73,7 @@ func (s *Summary) Stats() Stats {
 	return st
 }
 
-// QuietStats are the statistics of a key without a window: total, and a
-// window of StatsWindow with nothing in it.
+// QuietStats are the statistics of a key without a window: total alone.
 func QuietStats(total Totals) Stats {
 	return Stats{Window: StatsWindow, Total: countsOf(total)}
 }

@@ -29,14 +29,12 @@ type Ask struct {
 	out      Completion  // what Completion returns, so it allocates nothing
 }
 
-// Start sends msg to target with p's Router address and a fresh RequestId
-// as its sender, through s, and the call's deadline (if not zero) in the
-// sender (SenderDeadline), and in the envelope's DeadlineHeader too where
-// header says so. The reply goes to call (Call.Deliver). It never blocks;
-// sending to a target that cannot take the message reports ErrTargetDown.
-// The Ask lives inside another value (a breaker's call), saving its
-// allocation: it is started once, and once its router has let go of it
-// (its reply came, or it was abandoned) it may be started again.
+// Start sends msg to target through s, its sender a PID of p's Router with
+// a fresh RequestId, carrying the call's deadline (if any), and in the
+// DeadlineHeader too where header says so; the reply goes to call
+// (Call.Deliver). It never blocks; a target that cannot take the message is
+// ErrTargetDown. An Ask lives in another value (a call) and is started
+// again once its router let go of it (it was answered or abandoned).
 func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, header Header, call Call, classify Classifier) {
 	r := p.replies
 	*a = Ask{sys: r.sys, router: r, call: call, classify: classify, deadline: Dated(deadline)} // made whole: a call's Ask is used again

@@ -33,15 +33,12 @@ type Job struct {
 	ReplyTo  Inbox // where &Out is posted
 	Call     Call  // the call it runs, which Out carries back
 	Out      Completion
-	// ByCaller is set for a call its caller admitted without asking its
-	// breaker: the worker asks it, just before the target runs, whether
-	// the circuit still admits it (Call.Admitted), and such a job is
-	// visible to Pool.Running while its target runs.
+	// ByCaller: its caller admitted the call without its breaker (see
+	// Call.Admitted); visible to Pool.Running while its target runs.
 	ByCaller bool
 
-	// start is whether its target started, as its worker and whoever
-	// ends the call at its deadline race for it (see Unstarted); a Job
-	// literal starts it at jobQueued.
+	// start is whether its target started, which its worker and whoever
+	// ends the call at its deadline race for (Unstarted).
 	start atomic.Uint32
 }
 
@@ -62,10 +59,8 @@ func (j *Job) begin() bool {
 }
 
 // Unstarted reports, once j's deadline has passed, whether its target
-// never started, and then makes sure it never will: the worker, when it
-// gets to j, drops it. A call that timed out so says nothing about its
-// target — the process gave its worker no core before the deadline — and
-// counts neither way.
+// never started, and makes sure it never will. Such a timeout says nothing
+// of the target (its worker got no core in time) and counts neither way.
 func (j *Job) Unstarted() bool {
 	j.start.CompareAndSwap(jobQueued, jobDropped)
 	return j.start.Load() == jobDropped
@@ -77,10 +72,9 @@ type Inbox interface {
 	PostUserMessage(msg any)
 }
 
-// idleTimeout is how long, at least, a worker waits for another job before
-// it exits: it exits at the third tick of the pool's reaper (every
-// idleTimeout/2) after it went idle, 10 to 15 s after, so a worker reads no
-// clock to go idle.
+// idleTimeout is how long, at least, an idle worker waits before it exits,
+// at the third tick of the pool's reaper (every idleTimeout/2): 10 to 15 s
+// after, reading no clock to go idle.
 const idleTimeout = 10 * time.Second
 
 // idleTicks is how many reaper ticks a worker stays idle for.
@@ -90,13 +84,11 @@ const idleTicks = 3
 // (a hung target never delays another call) and shrinks as workers idle out.
 // Submit never blocks.
 //
-// An idle worker waits on a channel of its own, on its processor's stack of
-// idle workers (idleStack, without a lock): a job goes to the one that
-// finished last on the caller's processor (its stack and caches are the
-// warmest) with one compare-and-swap and one send, and a worker waits with a plain receive, not a select over the
-// pool's job queue, its quit channel and an idle timer, which cost every
-// call those three channels' locks. One timer for the pool retires the
-// workers idle for idleTimeout, on its ticks.
+// An idle worker waits on a channel of its own, on its processor's stack
+// (idleStack, lock-free): a job goes to the one that finished last on the
+// caller's processor (the warmest) with one compare-and-swap and one send,
+// and a worker waits with a plain receive, not a select over three
+// channels. One timer for the pool retires the workers idle for idleTimeout.
 type Pool struct {
 	replies *Router
 	closed  atomic.Bool
@@ -113,9 +105,8 @@ type Pool struct {
 }
 
 // poolRef is the pool as its reaper's func holds it, cleared by Close: the
-// runtime keeps a stopped timer, and its func, in its heap until the time
-// it was due, and the pool holds its Router and through it the actor
-// system, which a shut-down registry is to let go of at once.
+// runtime keeps a stopped timer's func until it was due, and the pool holds
+// the actor system, which a shut-down registry lets go of at once.
 type poolRef struct{ p atomic.Pointer[Pool] }
 
 // worker is one of the pool's goroutines, as the idle stack holds it.
@@ -125,9 +116,8 @@ type worker struct {
 	slot  uint32        // its place in the idle stack's slots, for its life
 	next  atomic.Uint32 // the slot+1 of the worker below it on the idle stack
 
-	// cur is the job ByCaller whose target it is running (or
-	// held, while Running looks at it: the worker cannot end it then, nor
-	// can its call be reused).
+	// cur is the job ByCaller whose target it runs (held while Running
+	// looks at it: neither it ends nor its call is reused meanwhile).
 	cur atomic.Pointer[Job]
 }
 
@@ -161,8 +151,8 @@ func (p *Pool) Live() int { return int(p.live.Load()) }
 var ErrInvalidJob = errors.New("tripwire/task: invalid job: nil, or no Ctx, Fn, ReplyTo or Call")
 
 // Submit hands j to an idle worker or starts a new one; an invalid job is
-// ErrInvalidJob, and is not run. After Close the job is answered with
-// ErrShutdown, ignored (neither a success nor a failure), without running. A zero Deadline adds none to Ctx.
+// ErrInvalidJob, not run. After Close the job is answered with ErrShutdown,
+// ignored, without running. A zero Deadline adds none to Ctx.
 func (p *Pool) Submit(j *Job) error {
 	if j == nil || (j.Run == nil && (j.Ctx == nil || j.Fn == nil || j.ReplyTo == nil || j.Call == nil)) {
 		return ErrInvalidJob
@@ -205,12 +195,11 @@ func (p *Pool) dispatch(j *Job) bool {
 	return true
 }
 
-// Running calls fn with the job of every worker running the target of a
-// job ByCaller, while that worker cannot end it: a breaker that
-// stops for good answers this way the calls its callers admitted. A job
-// another Running holds at that moment is skipped: a caller that must see
-// every job calls it again (a registry does, once its breakers have
-// stopped). fn must not block, and must not call into the pool.
+// Running calls fn with the job ByCaller of every worker running its
+// target, while the worker cannot end it: a breaker that stops for good
+// answers so the calls its callers admitted. A job another Running holds
+// then is skipped (call it again to see every job). fn must not block or
+// call into the pool.
 func (p *Pool) Running(fn func(*Job)) {
 	p.idle.each(func(w *worker) {
 		if j := w.cur.Load(); j != nil && j != held && w.cur.CompareAndSwap(j, held) {
@@ -283,10 +272,8 @@ func (p *Pool) park(w *worker) bool {
 	return true
 }
 
-// arm sets the reaper to tick in idleTimeout/2, unless the pool has closed:
-// a worker or a tick that found the pool open may get here after Close
-// stopped the timer, which would then fire after the registry had shut
-// down.
+// arm sets the reaper to tick in idleTimeout/2, unless the pool has closed
+// (a worker or tick that found it open may get here after Close).
 func (p *Pool) arm() {
 	p.reap.Reset(idleTimeout / 2)
 	if p.closed.Load() {
@@ -294,10 +281,9 @@ func (p *Pool) arm() {
 	}
 }
 
-// retire is the reaper's tick: it ends the workers idle for idleTicks
-// ticks, and ticks again while any is idle. It takes the whole stack for a
-// moment (a job submitted meanwhile starts a worker) and puts back the
-// workers it keeps.
+// retire is the reaper's tick: it ends the workers idle for idleTicks ticks
+// and ticks again while any is idle, taking the whole stack for a moment
+// (a job submitted meanwhile starts a worker).
 func (p *Pool) retire() {
 	if p.closed.Load() {
 		return

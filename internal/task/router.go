@@ -15,17 +15,12 @@ const routerSlots = 1 << 14
 
 // Router is one process, registered once, that receives the replies of all
 // of a registry's asks. Each ask sends with a sender PID naming the router
-// and carrying a RequestId of its own; protoactor hands that PID back with
-// the reply (ctx.Respond, a dead-letter answer, and over remote too), and the
-// router passes the reply to the ask it names. An ask then costs no entry in
-// protoactor's process registry: no id string, no PID, no concurrent-map
-// insert and delete per call. Finding the ask takes no lock and no map,
-// but for an ask in the overflow: a reply is routed on the target's
-// goroutine, whose stack is often fresh and small, and a map access there
-// grew it.
-//
-// RequestIds are a 32-bit counter: a reply is misrouted only if it arrives
-// after 2^32 later asks and the ask that reused its id is still waiting.
+// and carrying a RequestId of its own, which protoactor hands back with the
+// reply (Respond, a dead-letter answer, over remote too): an ask costs no
+// entry in protoactor's process registry. Finding the ask takes no lock and
+// no map but for the overflow (a map access grew the target goroutine's
+// small stack). RequestIds are a 32-bit counter: a reply is misrouted only
+// if it arrives 2^32 asks late and the ask that reused its id still waits.
 type Router struct {
 	sys    *actor.ActorSystem
 	id     string
@@ -172,10 +167,9 @@ func (r *Router) waiting(self *actor.PID) bool {
 }
 
 // Waiting returns the asks of owner (Call.Owner; nil: of calls that say
-// none) waiting for a reply. It reads every slot (a breaker calls it when
-// its target dies, or when it stops with asks its callers sent), and no
-// ask of another owner, whose memory its next use may be writing: what it
-// returns, the owner must keep from being used again meanwhile.
+// none) waiting for a reply, reading every slot (a breaker's target died,
+// or it stops) and no ask of another owner, whose memory its next use may
+// be writing; the owner keeps what it returns from being used meanwhile.
 func (r *Router) Waiting(owner Inbox) []*Ask {
 	var found []*Ask
 	if t := r.table.Load(); t != nil {
@@ -215,8 +209,7 @@ func (r *Router) SendSystemMessage(*actor.PID, any) {}
 // Stop ignores protoactor's stop: the router lives as long as its registry.
 func (r *Router) Stop(*actor.PID) {}
 
-// idRunLen is how many RequestIds a run holds: a P takes the shared counter
-// once per run.
+// idRunLen is how many RequestIds a run holds (a P takes the counter once a run).
 const idRunLen = 64
 
 // idRun is a run of RequestIds that one P hands out.
