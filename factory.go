@@ -142,11 +142,10 @@ func (r *Registry) landed(ctx context.Context, f *flight, expired <-chan time.Ti
 	}
 }
 
-// join returns the flight creating key, starting one if none is under way
-// and the key is still unknown, and counts the caller as its waiter. It
-// returns the entry instead if the key was created meanwhile. The key is
-// looked up again under the flights lock: a flight leaves the map only once
-// its key is registered, or once it knows it will not run the factory.
+// join returns the flight creating key, starting one if none is under way,
+// and counts the caller its waiter; or the key's entry if it was created
+// meanwhile (looked up under the flights lock: a flight leaves the map once
+// its key is registered, or it will not run the factory).
 func (r *Registry) join(ctx context.Context, key string, mk Factory) (*flight, *registry.Entry, error) {
 	r.flights.mu.Lock()
 	defer r.flights.mu.Unlock()
@@ -246,10 +245,8 @@ func (r *Registry) land(f *flight, e *registry.Entry, err error) {
 }
 
 // leave uncounts a waiter that gave up; the last one out marks the flight
-// abandoned and ends the factory's context if it runs: a caller that comes
-// while the cancelled factory returns starts a flight of its own, instead
-// of joining one that fails for reasons not its own, which runs the
-// factory once the cancelled one has returned (unless it made the key).
+// abandoned and ends the factory's context: a caller that comes then starts
+// a flight of its own, which runs the factory once this one has returned.
 func (r *Registry) leave(f *flight) {
 	r.flights.mu.Lock()
 	defer r.flights.mu.Unlock()

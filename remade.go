@@ -12,12 +12,10 @@ import (
 	"github.com/tripwire-go/tripwire/internal/registry"
 )
 
-// remade carries on a call whose key was forgotten (WithMaxKeys) while the
-// call waited for the key to wake, which its target never saw: f makes the
-// key again and the call goes to it, within the deadline it began with, as
-// often as the key is forgotten again meanwhile. The call's span, begun at
-// start, and its metrics record only the one answer its caller gets: a
-// timeout before the key is made again counts for the key as it was (old).
+// remade carries on a call whose key was forgotten (WithMaxKeys) while it
+// waited for the key to wake: f makes the key again and the call goes to
+// it within its deadline, as often as needed. Its span and metrics record
+// the one answer its caller gets (a timeout before: for the old key).
 func (r *Registry) remade(ctx context.Context, old *registry.Entry, msg any, f Factory, span trace.Span, start, deadline time.Time) (any, error) {
 	key := old.Key
 	for {

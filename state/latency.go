@@ -46,8 +46,7 @@ func latValue(i int) time.Duration {
 }
 
 // percentile is the q-th quantile (0 < q <= 1) of the n values h holds,
-// capped at slowest. The last bin has no upper edge: a quantile in it is
-// slowest, the slowest call, which is within that bin too.
+// capped at slowest, which a quantile in the last bin (no upper edge) is.
 func (h *LatencyBins) percentile(n uint64, q float64, slowest time.Duration) time.Duration {
 	if n == 0 {
 		return 0

@@ -61,9 +61,8 @@ func (r *Rolling) bucket(total *Totals, e int64) *statsBucket {
 	return b
 }
 
-// Count counts a call that ended as t in epoch e, and its latency d if
-// measured; it returns how many such calls e's bucket holds (a bucket full
-// up leaves the call to total).
+// Count counts a call that ended as t in epoch e (and its latency d if
+// measured); it returns how many such calls e's bucket holds.
 func (r *Rolling) Count(total *Totals, t Tally, e int64, d time.Duration, measured bool) uint32 {
 	b := r.bucket(total, e)
 	if b.n[t] < ^uint32(0) {

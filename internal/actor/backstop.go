@@ -12,16 +12,11 @@ import (
 )
 
 // backstop is a caller's timer of last resort: at its call's deadline plus
-// ReplyGrace it answers the call with ErrTimeout if nobody else has; for a
-// call its caller admitted it first posts the call's expiry to its breaker
-// at the deadline.
-//
-// A backstop is its call's for life and stays armed across the call's
-// uses, so a use costs no timer operation: a use arms it only if it would
-// fire too late, and a firing for a use since answered arms it again for
-// the use there is then, if any. It acts only in the round it read
-// (Call.begin writes when the round is due first), so it never touches a
-// use that followed.
+// ReplyGrace it answers the call with ErrTimeout if nobody has (a call its
+// caller admitted gets its expiry posted to its breaker at the deadline
+// first). It is its call's for life and stays armed across uses, so a use
+// costs no timer operation (it arms it only if it would fire too late); it
+// acts only in the round it read, never on a use that followed.
 type backstop struct {
 	k    *Caller
 	t    *time.Timer
@@ -34,10 +29,8 @@ type backstop struct {
 }
 
 // A call's due (Call.due) is when its backstop acts first, in nanoseconds
-// since its Caller's born, shifted left by one, with early in the low bit
-// (at the deadline its expiry goes to its breaker first). notWatched is a
-// use whose caller must act before the backstop (send an ask): watch then
-// says when.
+// since its Caller's born, shifted left by one, early in the low bit.
+// notWatched: its caller must act first (send an ask), then watch says when.
 const notWatched = math.MaxInt64
 
 // never is the latest due: 146 years, for a CallTimeout of "no timeout".

@@ -240,9 +240,8 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 	b.publishRejecting()
 }
 
-// publishRejecting lets callers fail fast without a message while the
-// breaker would reject them: it publishes their OpenError, one per open
-// period (a flood of rejections allocates nothing). Every turn that may
+// publishRejecting publishes the OpenError callers fail fast with while
+// the breaker would reject them, one per open period; every turn that may
 // change the circuit ends here, so it publishes its quiet too.
 func (b *breaker) publishRejecting() {
 	b.publishQuiet()

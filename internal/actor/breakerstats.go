@@ -71,8 +71,7 @@ func (b *breaker) deadlineKind(c *Call) state.EventKind {
 }
 
 // armDrain checks in a window's time whether the key has gone quiet, to
-// give back its window: a key called once and then left keeps only its
-// totals. The check shares the registry's idle timer.
+// give its window back (a key called once then left keeps its totals).
 func (b *breaker) armDrain() {
 	if idle := b.rules.IdleTimeout; idle > 0 && idle <= state.StatsWindow {
 		return // it passivates before, which frees the statistics
@@ -107,10 +106,9 @@ func (b *breaker) checkDrain(m *idleCheck) {
 		b.armDrain()
 		return
 	}
-	// Only a closed key gives its window back: an open one keeps the
-	// failure that opened it (its OpenError's cause). It is not woken for
-	// it while it stays quiet: its next call, or a Snapshot or control
-	// that finds it closed, arms the check again (count, snapshot).
+	// Only a closed key gives its window back (an open one keeps its
+	// OpenError's cause); while quiet, none wakes it for that: a call, a
+	// Snapshot or a control that finds it closed arms the check again.
 	if c := &b.circuit; c.State == state.Closed && c.Forced == state.NotForced {
 		s.drop(&b.cfg.Cell)
 		if len(b.inflight) == 0 {

@@ -110,9 +110,8 @@ const (
 	roundShift = 3
 )
 
-// newCall returns a call for msg due by deadline, sent at sent (time.Now's,
-// with its monotonic reading: the breaker then reads only the monotonic
-// clock, half the cost on some machines; zero: it reads the clock in full).
+// newCall returns a call for msg due by deadline, sent at sent (time.Now's:
+// the breaker then reads only the monotonic clock; zero: the full clock).
 func newCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	c := &Call{signal: make(chan struct{}, signals)}
 	c.reuse(ctx, msg, deadline, sent)
@@ -120,9 +119,8 @@ func newCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	return c
 }
 
-// forFunc gives the call, before it is posted, the context a function
-// target runs with: one of a slab of ctxSlab, each used once, since a target
-// may keep its context after the call.
+// forFunc gives the call the context a function target runs with, one of
+// a slab, each used once (a target may keep its context after the call).
 func (c *Call) forFunc() {
 	if len(c.ctxs) == 0 {
 		c.ctxs = make([]task.Context, ctxSlab)
@@ -140,9 +138,8 @@ const ctxSlab = 16
 // caller's timer to the breaker, which counts the timeout and answers it.
 type expiry struct{ call *Call }
 
-// Admitted reports, on the worker about to run the target of a call its
-// caller admitted, whether the key's circuit is still the closed one that
-// admitted it (task.Call).
+// Admitted reports, before the target of a call its caller admitted runs,
+// whether the circuit is still the closed one that admitted it (task.Call).
 func (c *Call) Admitted() bool { return c.mb.owner.Cell.admits.Load() == c.admittedIn }
 
 // Who took the end of a call its caller admitted (Call.over).
@@ -152,12 +149,9 @@ const (
 	endHanded               // its worker, for the turn of its outcome (takeEnd)
 )
 
-// Finish takes a target's outcome where it arrives (a worker, an actor
-// target's caller) without a turn of the breaker, which would only count
-// it and answer (hotlane.go): a success of a call its caller admitted, on
-// a hot key whose circuit is still the closed, quiet one that admitted it
-// (Circuit.Quiet), answered by nobody yet. Otherwise it reports false and
-// the outcome is posted (task.Call).
+// Finish takes, where it arrives, a hot key's success of a call its caller
+// admitted, while the closed circuit that admitted it is quiet, without a
+// turn of the breaker (hotlane.go); otherwise false: it is posted.
 func (c *Call) Finish(o *task.Completion) bool {
 	if o.Failed || o.Ignored || c.admittedIn == nil {
 		return false
@@ -189,17 +183,15 @@ func (c *Call) Finish(o *task.Completion) bool {
 	return true
 }
 
-// Redirect hands a call whose circuit moved between its caller's admission
-// and its worker to the key's breaker, which admits it as it admits any
-// other (task.Call): the target has not run.
+// Redirect hands a call whose circuit moved before its target ran to the
+// key's breaker, which admits it as any other (task.Call).
 func (c *Call) Redirect() {
 	c.Release() // the target's hold: the breaker takes it again if it forwards
 	c.mb.PostUserMessage(c)
 }
 
-// holdSlot makes the call hold one of cell's MaxInFlight slots (limit, as
-// Cell.Admit counted it) until its caller and its target are both done
-// with it, so that the calls running in a target never exceed MaxInFlight.
+// holdSlot makes the call hold one of cell's MaxInFlight slots (limit)
+// until its caller and its target are both done with it.
 func (c *Call) holdSlot(cell *Cell, limit int) {
 	if limit > 0 {
 		c.cell, c.limit = cell, limit
@@ -207,8 +199,7 @@ func (c *Call) holdSlot(cell *Cell, limit int) {
 	}
 }
 
-// Release lets go of the call, once by its caller after the answer and once
-// by the data plane when the target is done with it (task.Call).
+// Release lets go of the call: its caller's hold or its target's (task.Call).
 func (c *Call) Release() {
 	if c.cell != nil && c.hold.Add(-1) == 0 {
 		c.cell.Done(c.limit)
@@ -223,9 +214,7 @@ func (c *Call) engage() {
 }
 
 // reusable reports, once the caller has its answer, whether nothing else
-// refers to c: its answer was its target's outcome (the table, the router
-// and the worker have let go of it; what the target may keep is its own),
-// and its channel is drained.
+// refers to c: the answer was its target's outcome, and the channel is drained.
 func (c *Call) reusable() bool {
 	return c.spent && len(c.signal) == 0 && c.status.Load()&posted == 0
 }
@@ -243,9 +232,8 @@ func (c *Call) reset(ctx context.Context, msg any, deadline, sent time.Time) {
 	c.request = request{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, index: -1}
 }
 
-// begin starts the call's next round, which its backstop acts on at due
-// (Caller.dueOf), written first: a backstop that sees the round sees its
-// due and all the caller wrote before.
+// begin starts the call's next round, due at due (Caller.dueOf), written
+// first: a backstop that sees the round sees it, and all written before.
 func (c *Call) begin(due int64) {
 	c.due.Store(due)
 	c.status.Store((c.round() + 1) << roundShift)
@@ -272,9 +260,8 @@ func (c *Call) leave(to, r uint64) bool {
 	}
 }
 
-// post marks a call pending in round r as having its deadline posted to
-// its breaker (its caller then never reuses it); it fails if the call has
-// been answered, reused, or marked already.
+// post marks a call pending in round r as posted to its breaker (it is
+// then never reused); false if it has an answer, another round, or the mark.
 func (c *Call) post(r uint64) bool {
 	for {
 		s := c.status.Load()
@@ -295,18 +282,15 @@ func (c *Call) now() time.Time {
 	return since(c.sent)
 }
 
-// since is now, as t plus the monotonic time elapsed since t: one monotonic
-// clock read instead of a wall and a monotonic one. t must carry a
-// monotonic reading (it came from time.Now).
+// since is now, as t (with a monotonic reading) plus the monotonic time
+// since: one clock read instead of two.
 func since(t time.Time) time.Time { return t.Add(time.Since(t)) }
 
-// signals is the room in a call's channel: a courier delivery and the
-// answer.
+// signals is the room in a call's channel: a courier delivery and the answer.
 const signals = 2
 
-// take returns what a receive from the call's signal brought: an actor
-// target's answered ask, whose Completion the caller must post, or (nil)
-// the call's answer.
+// take returns what a receive from the signal brought: an actor target's
+// answered ask, whose Completion the caller posts, or (nil) the answer.
 func (c *Call) take() (*task.Ask, Result) {
 	if a := c.courier.Swap(nil); a != nil {
 		return a, Result{}
@@ -350,9 +334,8 @@ func (c *Call) conclude(res Result, by endedBy) {
 	}
 }
 
-// claim reserves the right to answer the call; whoever claims it must
-// deliver (the breaker publishes the circuit between the two, so a caller
-// that has its answer sees the state it caused).
+// claim reserves the right to answer the call, for whoever claims it to
+// deliver (a breaker publishes the circuit between the two).
 func (c *Call) claim() bool { return c.leave(settled, anyRound) }
 
 func (c *Call) deliver(r Result) {

@@ -12,9 +12,8 @@ import (
 )
 
 // ReplyGrace is how long past its deadline a caller waits for its breaker's
-// answer before it gives up with ErrTimeout on its own (the backstop). The
-// breaker enforces every deadline itself; the grace only matters if the
-// breaker is too busy to answer in time.
+// answer (which enforces every deadline) before it gives up with
+// ErrTimeout on its own (the backstop).
 const ReplyGrace = 20 * time.Millisecond
 
 // Caller is the callers' half of the call protocol, one per registry (its
@@ -93,11 +92,9 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 }
 
 // admit admits c without a turn of its breaker, under adm (admissionOf):
-// in a closed circuit an admission changes nothing and always forwards.
-// The caller then sends the call itself: an actor target's ask at once
-// (through the breaker's Sender, which never blocks), or a function
-// target's job to a worker, which hands it to the breaker if the circuit
-// moved before the target runs (Call.Redirect).
+// in a closed circuit an admission changes nothing. The caller then sends
+// an actor target's ask itself, or a function target's job to a worker,
+// which hands it to the breaker if the circuit moved (Call.Redirect).
 func (k *Caller) admit(mb *Mailbox, c *Call, adm *admission, now time.Time) {
 	cfg := mb.owner // (admissionOf counted the call)
 	c.admittedIn, c.gen, c.admitted, c.mb = adm, adm.gen, now, mb

@@ -9,12 +9,10 @@ import (
 	"github.com/tripwire-go/tripwire/state"
 )
 
-// Cell is the part of a key's breaker that outlives its incarnations: the
-// state it publishes for lock-free fast-fail, the restart count, and the error
-// its pending calls get if it is stopped. Its zero value publishes Closed.
-// Its fields are grouped by who writes them; what callers touch on every
-// call is first (a rejection: rejection, flags, rejected) and last (an
-// admission: admits, admitted).
+// Cell is the part of a key's breaker that outlives its incarnations: what
+// callers read to fail fast, the restarts, the error pending calls get if it
+// stops. Its zero value publishes Closed. Its fields are grouped by writer,
+// what every call touches first (rejection) and last (admission).
 type Cell struct {
 	// Published by the running breaker, read by callers without a message.
 	// flags has other writers: flagPassivated the supervisor too (Wake),
@@ -49,10 +47,9 @@ type Cell struct {
 	rejected   atomic.Uint64
 	overloaded atomic.Uint64
 
-	// The closed circuit's admission, published by the running breaker
-	// (and taken back by its mailbox's turns): one per closed period, nil
-	// while callers post their calls; hot, a hot key's lane (hotlane.go).
-	// Callers add to admitted, the breaker's turns to ended: the difference,
+	// The closed circuit's admission (one per closed period; nil: callers
+	// post their calls) and a hot key's lane, published by the running
+	// breaker; callers add to admitted, its turns to ended: the difference,
 	// modulo 2^32, is in flight.
 	admits   atomic.Pointer[admission]
 	hot      atomic.Pointer[hotLane]
@@ -67,9 +64,8 @@ type admission struct {
 	send *task.Sender
 }
 
-// admitting publishes whether callers admit calls themselves, in the
-// closed circuit of generation g (nil: they do not), sending asks through
-// send; only the running breaker and its mailbox's turns call it.
+// admitting publishes whether callers admit calls themselves, in the closed
+// circuit of generation g (nil: no), sending asks through send.
 func (c *Cell) admitting(g *state.Gen, send *task.Sender) {
 	cur := c.admits.Load()
 	switch {
@@ -153,9 +149,8 @@ func (c *Cell) StopError() error {
 	return errs.ErrBreakerRestarted
 }
 
-// orphan hands the calls in flight of a breaker that crashed to the one
-// that follows: their targets' answers still reach their callers, counting
-// nowhere (an earlier incarnation's).
+// orphan hands the calls in flight of a crashed breaker to the next, whose
+// answers still reach their callers, counting nowhere.
 func (c *Cell) orphan(calls []*Call) {
 	if len(calls) > 0 {
 		c.orphans.Store(&calls)

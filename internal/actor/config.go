@@ -76,8 +76,7 @@ type Rules struct {
 }
 
 // Config is one key: what its breakers need, the state that outlives them
-// (Cell) and its mailbox. It is the whole of a passivated key, so it holds
-// nothing that could be shared between keys.
+// (Cell) and its mailbox; the whole of a passivated key.
 type Config struct {
 	Key    string
 	Target Callee
@@ -85,8 +84,7 @@ type Config struct {
 	rules  atomic.Pointer[Rules]
 	meter  atomic.Pointer[Meter] // nil until the metrics count something (see Meter)
 	Cell   Cell
-	// Mailbox is the key's: every call, outcome and request for the key is
-	// posted to it, whichever breaker serves the key (see Mailbox).
+	// Mailbox takes every call, outcome and request for the key.
 	Mailbox Mailbox
 }
 
@@ -115,28 +113,24 @@ func (c *Config) Limits() (callTimeout time.Duration, maxInFlight int) {
 	return r.CallTimeout, r.MaxInFlight
 }
 
-// Listener is told what breakers do, after the fact. Its methods are called
-// on a breaker's or the supervisor's turn and must only hand off: never block,
-// never call back into the registry.
+// Listener is told what breakers do, after the fact, on a breaker's or the
+// supervisor's turn: it must only hand off.
 type Listener interface {
 	Transitioned(state.Transition)
 	Restarted(key string, panicValue any)
 }
 
 // MeterOutcomes is how many outcomes the metrics count a call under
-// (success, failure, timeout, rejected, canceled: observe.Label), and
-// MeterStates how many circuit states a transition goes from and to.
+// (observe.Label), MeterStates how many states a transition goes between.
 const (
 	MeterOutcomes = 5
 	MeterStates   = 3
 )
 
 // Meter is what the OpenTelemetry metrics count of one key, made on its
-// first count and read when a reader collects: calls and the time callers
-// spent in them by outcome, transitions by from and to (made on the
-// first), restarts. A key's Config holds it, so it goes with the key: a
-// key unregistered or forgotten is no longer in the table the metrics
-// walk, and its counts are no longer reported.
+// first count: calls and the time callers spent in them by outcome,
+// transitions by from and to, restarts. Its key's Config holds it, so its
+// counts go with the key.
 type Meter struct {
 	Calls       [MeterOutcomes]atomic.Int64
 	Nanos       [MeterOutcomes]atomic.Int64

@@ -57,7 +57,7 @@ func (b *breaker) cancelTick() {
 	}
 }
 
-// endTicks lets go of the key in the ticks armed: the breaker stops.
+// endTicks lets go of the key in the ticks armed, as the breaker stops.
 func (b *breaker) endTicks() {
 	b.cancelTick()
 	if b.tick != nil {

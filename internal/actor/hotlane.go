@@ -12,14 +12,12 @@ import (
 	"github.com/tripwire-go/tripwire/state"
 )
 
-// A hot key's successes are counted where they arrive (the worker of a
-// function target, the caller of an actor target), one shard per processor,
-// without a turn of its breaker (Call.Finish), which on a key both cores
-// call was a third of a call's cost, mostly in moving cache lines between
-// them. The breaker takes the shards' counts into its window (take) when it
-// counts anything else, reads its statistics, or lets its window go. A key
-// gets a lane (about a kilobyte a shard) once hotCalls successes of one
-// epoch went through its breaker's turns, and keeps it with its window.
+// A hot key's successes are counted where they arrive, one shard per
+// processor, without a turn of its breaker (Call.Finish: that turn was a
+// third of a call's cost on a key both cores call). The breaker takes the
+// shards' counts into its window (take) when it counts anything else,
+// reports, or lets its window go. A key gets a lane (about a kilobyte a
+// shard) after hotCalls successes in one epoch, and keeps it with its window.
 
 // hotShards is the most shards a lane has: more processors share them.
 const hotShards = 8
@@ -36,9 +34,8 @@ type hotLane struct {
 	shards []hotShard
 }
 
-// hotShard is what the workers of one processor count, in two slots that
-// take the epochs by parity: a worker counts on while the breaker has not
-// taken the last epoch's counts yet.
+// hotShard is what one processor's workers count, in two slots taking the
+// epochs by parity (a worker counts on before the last epoch is taken).
 type hotShard struct {
 	ended atomic.Uint32 // the calls its workers ended, since the lane was made
 	last  atomic.Int64  // when the last of them ended (a mono)
@@ -66,9 +63,8 @@ func newHotLane(origin time.Duration) *hotLane {
 	return l
 }
 
-// begin readies this processor's slot for a success that ended at now and
-// pins the caller to its processor until done; false, pinning nothing, if
-// the slot holds an earlier epoch not taken yet, is being taken, or is dead.
+// begin readies this processor's slot for a success that ended at now,
+// pinned until done; false, unpinned, if the slot is not free for now.
 func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
 	sh := &l.shards[pin.Pin()%len(l.shards)]
 	e := state.StatsEpoch(l.origin, clock(now))

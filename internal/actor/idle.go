@@ -54,8 +54,7 @@ func (b *breaker) checkIdle(ctx actor.Context, m *idleCheck) {
 }
 
 // busy reports whether the key has calls its callers admitted in flight,
-// calls holding their MaxInFlight slots, or calls queued behind this turn:
-// activity too (a caller would have to wake the key again).
+// calls holding MaxInFlight slots, or calls queued behind this turn.
 func (b *breaker) busy() bool {
 	cell := &b.cfg.Cell
 	return cell.admittedInFlight() != 0 || cell.inflight.Load() != 0 || b.cfg.Mailbox.UserMessageCount() != 0

@@ -9,13 +9,10 @@ import (
 	"github.com/tripwire-go/tripwire/state"
 )
 
-// keyStats are a key's statistics, its breaker's, touched in its turns (a
-// crash hands them on with the Cell; passivation drops them). A quiet key
-// keeps its totals alone (64 B); a busy key's keyStats and window are one
-// allocation (busyStats), so counting a call of a key cold in the caches
-// reads its window's first line and its bucket, nothing more. The
-// arithmetic is state's (state.Rolling); here is what reads the callers'
-// counts and the hot lane's shards.
+// keyStats are a key's statistics, touched in its breaker's turns. A quiet
+// key keeps its totals alone (64 B); a busy key's keyStats and window are
+// one allocation (busyStats): counting a call of a cold key reads its
+// window's first line and its bucket. The arithmetic is state.Rolling's.
 type keyStats struct {
 	total state.Totals // what the window no longer holds
 	win   *statsWindow // nil until a call ends, and again once the key is quiet for a window

@@ -13,24 +13,16 @@ import (
 // before the rest of the breaker's mailbox moves to a goroutine of its own.
 const inlineTurns = 64
 
-// Mailbox is the mailbox of one key's breaker. It belongs to the key, not to
-// one actor: it outlives crash-restarts, respawns and passivation. Callers,
-// workers and the registry post to it directly (PostUserMessage), never
-// through protoactor's process registry, so nothing meant for a key can end
-// in dead letters:
-//
-//   - while a breaker runs, its turns run on the goroutine of whoever posts
-//     to the idle mailbox (a turn never blocks and takes about a
-//     microsecond: cheaper than a goroutine per activation), but after
-//     inlineTurns the rest moves to a goroutine of its own, so a caller on a
-//     hot key never drains everyone's calls past its own deadline; system
-//     messages go first, and a suspended mailbox (a crash being handled)
-//     processes nothing else;
-//   - between a breaker's stop and the supervisor's verdict, messages wait
-//     for the key's next breaker;
-//   - while the key is passivated they wait too, and the first wakes it;
-//   - once the key is gone (Discard), every call and request queued or
-//     posted later is answered with the reason.
+// Mailbox is the mailbox of one key's breaker: the key's, outliving
+// crash-restarts, respawns and passivation. Callers, workers and the
+// registry post to it directly, never through protoactor's process
+// registry, so nothing meant for a key ends in dead letters. While a breaker
+// runs, its turns (a microsecond, never blocking) run on the goroutine of
+// whoever posts to the idle mailbox, moving to one of their own after
+// inlineTurns; system messages go first, and a suspended mailbox (a crash
+// being handled) processes nothing else. Between a breaker's stop and the
+// supervisor's verdict, and while the key sleeps, messages wait (the first
+// wakes a passivated key); once the key is gone (Discard) they are refused.
 type Mailbox struct {
 	mu      sync.Mutex
 	running atomic.Bool
@@ -157,9 +149,8 @@ func (m *Mailbox) setPhase(p phase) {
 	m.open.Store(m.phase == live && !m.suspended)
 }
 
-// PostSystemMessage queues a system message of the running breaker. A
-// breaker's Started makes the mailbox live: what waited goes to it after
-// its Started. With no breaker running anything else is dropped.
+// PostSystemMessage queues a system message of the running breaker; a
+// breaker's Started makes the mailbox live. Without one the rest is dropped.
 func (m *Mailbox) PostSystemMessage(msg any) {
 	m.mu.Lock()
 	_, start := msg.(*actor.Started)
@@ -198,9 +189,8 @@ func (m *Mailbox) UserMessageCount() int {
 	return m.q.user.len()
 }
 
-// stopped is the breaker's last turn: what is posted from now on waits for
-// the next breaker, Passivate or Discard. The mailbox lets go of the
-// stopped actor, so a stale reference to it holds nothing else alive.
+// stopped is the breaker's last turn: what is posted now waits for the
+// next breaker, Passivate or Discard; the mailbox lets go of the actor.
 func (m *Mailbox) stopped() {
 	m.mu.Lock()
 	m.setPhase(held)
@@ -211,9 +201,8 @@ func (m *Mailbox) stopped() {
 	m.mu.Unlock()
 }
 
-// Passivate puts the mailbox of a breaker that stopped for being idle to
-// sleep: the first message posted calls Shared.Wake to start a breaker. It
-// fails if a message came since the breaker stopped: the key is not idle.
+// Passivate puts the mailbox of an idle breaker that stopped to sleep (the
+// next post calls Shared.Wake); false if a message came meanwhile.
 func (m *Mailbox) Passivate() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -252,9 +241,8 @@ type refusable interface {
 	refuse(why error)
 }
 
-// refuse answers what is posted to a discarded mailbox: a call or a
-// request with why, the outcome of a call still unanswered (a crash left it
-// in flight) with the target's answer. Anything else is dropped.
+// refuse answers what is posted to a discarded mailbox: a call or request
+// with why, an orphan's outcome with its target's answer; the rest is dropped.
 func refuse(msg any, why error) {
 	switch m := msg.(type) {
 	case *Call:
@@ -330,8 +318,7 @@ const (
 	fromSystem = true
 )
 
-// invoke runs msg's turn. A live mailbox's queues stay while it runs: they
-// go only once the breaker has stopped.
+// invoke runs msg's turn (a live mailbox's queues stay until it stops).
 func (m *Mailbox) invoke(msg any, system bool) {
 	q := m.q
 	defer func() {
@@ -359,8 +346,7 @@ func (m *Mailbox) invoke(msg any, system bool) {
 // setDirect makes b take the call path's turns; b's Started turn calls it.
 func (m *Mailbox) setDirect(b *breaker) { m.q.direct = b }
 
-// setSuspended suspends the mailbox (a crash of its breaker is being
-// decided: callers post their calls, which wait) or resumes it, in a turn.
+// setSuspended suspends the mailbox (a crash is being decided) or resumes it.
 func (m *Mailbox) setSuspended(s bool) {
 	m.mu.Lock()
 	m.suspended = s

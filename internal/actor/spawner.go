@@ -19,8 +19,7 @@ type Spawner struct {
 }
 
 // NewSpawner returns a spawner whose breakers find their keys by lookup,
-// are supervised by strategy, and report their stop for good to stopped
-// (from their last turn).
+// are supervised by strategy, and report their stop for good to stopped.
 func NewSpawner(lookup func(id string) (*Config, bool), strategy actor.SupervisorStrategy, stopped func(id string)) *Spawner {
 	s := &Spawner{lookup: lookup, stopped: stopped}
 	s.props = actor.PropsFromProducer(func() actor.Actor { return &breaker{spawner: s} },
@@ -31,9 +30,8 @@ func NewSpawner(lookup func(id string) (*Config, bool), strategy actor.Superviso
 	return s
 }
 
-// Spawn starts a breaker of cfg with actor id id, on cfg's mailbox. Lookup
-// must find cfg by id already. Spawn is not safe for concurrent use: one
-// actor (the supervisor) spawns.
+// Spawn starts a breaker of cfg with actor id id (lookup finds it already)
+// on cfg's mailbox; one actor spawns (the supervisor): not concurrent.
 func (s *Spawner) Spawn(root *actor.RootContext, cfg *Config, id string) (*actor.PID, error) {
 	s.next = &cfg.Mailbox
 	defer func() { s.next = nil }()

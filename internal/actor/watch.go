@@ -12,8 +12,7 @@ import (
 )
 
 // watch asks protoactor to tell the breaker when its actor target
-// terminates (locally, or its node is gone). A target already dead answers
-// at once, and the breaker opens.
+// terminates, or its node is gone (at once if it is already dead).
 func (b *breaker) watch(ctx actor.Context) {
 	if !b.rules.WatchTarget || b.cfg.Target.PID == nil {
 		return

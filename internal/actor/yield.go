@@ -9,9 +9,8 @@ import (
 )
 
 // spinSlice is how long rejected callers may run, process-wide, between two
-// yields (see spun). With R callers spinning on C cores, a goroutine
-// readied behind them waits at most about R × 2 × spinSlice / C for a core:
-// 20 ms for a thousand callers on two cores.
+// yields (spun): a goroutine readied behind R callers on C cores waits about
+// R × 2 × spinSlice / C at most (20 ms for a thousand on two cores).
 const spinSlice = 20 * time.Microsecond
 
 // lastSpun is when a rejected caller last yielded, or found nobody waiting
@@ -37,9 +36,8 @@ func spun() {
 // have no core.
 const runnableMetric = "/sched/goroutines/runnable:goroutines"
 
-// yieldSample is where yield reads runnableMetric (one reader at a time:
-// a Sample passed to metrics.Read would otherwise escape, one allocation
-// per read).
+// yieldSample is where yield reads runnableMetric, one reader at a time
+// (else the Sample escapes: an allocation a read).
 var yieldSample = struct {
 	sync.Mutex
 	s [1]metrics.Sample

@@ -11,10 +11,9 @@ import (
 	"github.com/tripwire-go/tripwire/internal/errs"
 )
 
-// Ask is one request to an actor target. It is sent with a sender PID
-// that names its Router and carries its own RequestId, so the target's reply
-// comes back to it; it reports the first reply as a Completion and ignores any
-// later one.
+// Ask is one request to an actor target, sent with a sender PID naming its
+// Router and carrying its own RequestId, so the target's reply comes back to
+// it: the first reply is its Completion, any later one is ignored.
 type Ask struct {
 	sys      *actor.ActorSystem
 	router   *Router
@@ -89,14 +88,12 @@ func (a *Ask) Abandon() bool {
 func (a *Ask) Call() Call { return a.call }
 
 // Classifies reports whether the ask's outcome is judged by a classifier of
-// the key's own (user code), which must then run on a worker, never on a
-// goroutine that has a deadline to keep.
+// the key's own (user code), which must run on a worker.
 func (a *Ask) Classifies() bool { return a.classify != nil }
 
-// receive takes the target's reply, routed by the Router. It runs on the
-// target's goroutine, which is often fresh with a small stack, so it only
-// keeps the reply and hands the ask to its call's caller (Call.Deliver);
-// Completion does the rest on the caller's goroutine.
+// receive takes the target's reply, on the target's goroutine (often fresh
+// with a small stack): it keeps the reply and hands the ask to its call's
+// caller (Call.Deliver), whose goroutine makes the Completion.
 func (a *Ask) receive(message any) {
 	if !a.done.CompareAndSwap(false, true) {
 		return // a second reply, or abandoned
@@ -106,10 +103,9 @@ func (a *Ask) receive(message any) {
 	a.call.Deliver(a)
 }
 
-// Completion turns the reply into the ask's Completion: the target's value, its
-// error value as the error, or ErrTargetDown for protoactor's dead-letter
-// answer, classified. Call it once, after the ask was delivered to its
-// call's caller.
+// Completion is the ask's reply as a Completion, classified: the target's
+// value, its error value as the error, or ErrTargetDown for a dead letter.
+// Call it once, after the ask was delivered.
 func (a *Ask) Completion() *Completion {
 	if a.failed != nil {
 		return a.failed

@@ -6,13 +6,10 @@ import (
 	"time"
 )
 
-// Context is the context a function target runs with: the caller's
-// values, the call's deadline, and a Done channel closed when the call is
-// given up — its deadline passed, its caller withdrew, or its breaker
-// stopped — or has its answer (Cancel). It costs no timer of its own (the
-// breaker's deadline timer ends it), makes its channel only if the target
-// asks for one, and takes no lock. A Context is used by one call alone,
-// since the target may keep it after the call.
+// Context is the context a function target runs with: the caller's values,
+// the call's deadline, and a Done channel closed when the call is given up
+// or answered (Cancel). It costs no timer, makes its channel only if asked,
+// takes no lock, and serves one call alone (a target may keep it after).
 type Context struct {
 	parent   context.Context
 	deadline time.Time

@@ -13,10 +13,9 @@ import (
 // another's, with one compare-and-swap each (one stack for every core cost
 // a hot key 15–20% of its calls/s in cache misses: BENCHMARKS.md).
 //
-// Workers are named by a slot that is theirs for their life (slots), so a
-// stack's top is one word: the top's slot+1 (0: empty) and a tag that every
-// change of that stack moves on, so a pop that read a top since popped (and
-// pushed again, on this stack or another) fails and tries again.
+// A worker is named by its slot for life, so a stack's top is one word: the
+// top's slot+1 (0: empty) and a tag every change moves on, so a pop that
+// read a top since popped (and pushed again) fails and tries again.
 type idleStack struct {
 	tops  []idleTop                                // one per processor, made by init
 	slots atomic.Pointer[[]atomic.Pointer[worker]] // by slot; grown under mu

@@ -80,15 +80,12 @@ const idleTimeout = 10 * time.Second
 // idleTicks is how many reaper ticks a worker stays idle for.
 const idleTicks = 3
 
-// Pool runs Jobs on long-lived goroutines. It grows when every worker is busy
-// (a hung target never delays another call) and shrinks as workers idle out.
-// Submit never blocks.
-//
-// An idle worker waits on a channel of its own, on its processor's stack
-// (idleStack, lock-free): a job goes to the one that finished last on the
-// caller's processor (the warmest) with one compare-and-swap and one send,
-// and a worker waits with a plain receive, not a select over three
-// channels. One timer for the pool retires the workers idle for idleTimeout.
+// Pool runs Jobs on long-lived goroutines, growing when every worker is busy
+// (a hung target delays no other call) and shrinking as workers idle out;
+// Submit never blocks. An idle worker waits on a channel of its own, on its
+// processor's lock-free stack (idleStack): a job goes to the warmest with a
+// compare-and-swap and a send. One timer retires the workers idle for
+// idleTimeout.
 type Pool struct {
 	replies *Router
 	closed  atomic.Bool
@@ -104,9 +101,8 @@ type Pool struct {
 	ticks    atomic.Uint32 // the reaper's ticks so far
 }
 
-// poolRef is the pool as its reaper's func holds it, cleared by Close: the
-// runtime keeps a stopped timer's func until it was due, and the pool holds
-// the actor system, which a shut-down registry lets go of at once.
+// poolRef is the pool as its reaper's func holds it, cleared by Close (the
+// runtime keeps a stopped timer's func until it was due).
 type poolRef struct{ p atomic.Pointer[Pool] }
 
 // worker is one of the pool's goroutines, as the idle stack holds it.
@@ -150,9 +146,8 @@ func (p *Pool) Live() int { return int(p.live.Load()) }
 // Run and without a Ctx, a Fn, a ReplyTo or a Call.
 var ErrInvalidJob = errors.New("tripwire/task: invalid job: nil, or no Ctx, Fn, ReplyTo or Call")
 
-// Submit hands j to an idle worker or starts a new one; an invalid job is
-// ErrInvalidJob, not run. After Close the job is answered with ErrShutdown,
-// ignored, without running. A zero Deadline adds none to Ctx.
+// Submit hands j to an idle worker or a new one (an invalid job is
+// ErrInvalidJob); after Close it is answered with ErrShutdown, ignored.
 func (p *Pool) Submit(j *Job) error {
 	if j == nil || (j.Run == nil && (j.Ctx == nil || j.Fn == nil || j.ReplyTo == nil || j.Call == nil)) {
 		return ErrInvalidJob
@@ -196,10 +191,8 @@ func (p *Pool) dispatch(j *Job) bool {
 }
 
 // Running calls fn with the job ByCaller of every worker running its
-// target, while the worker cannot end it: a breaker that stops for good
-// answers so the calls its callers admitted. A job another Running holds
-// then is skipped (call it again to see every job). fn must not block or
-// call into the pool.
+// target, which the worker cannot end meanwhile (a job another Running
+// holds is skipped); fn must not block or call into the pool.
 func (p *Pool) Running(fn func(*Job)) {
 	p.idle.each(func(w *worker) {
 		if j := w.cur.Load(); j != nil && j != held && w.cur.CompareAndSwap(j, held) {
@@ -209,9 +202,8 @@ func (p *Pool) Running(fn func(*Job)) {
 	})
 }
 
-// Close stops idle workers and waits, until ctx is done, for busy ones. A
-// target that ignores its context can keep its worker busy; Close then
-// returns ctx.Err(). A nil ctx is ErrNilContext, and closes nothing.
+// Close stops idle workers and waits for busy ones until ctx is done (a
+// target ignoring its context: ctx.Err()); a nil ctx is ErrNilContext.
 func (p *Pool) Close(ctx context.Context) error {
 	if ctx == nil {
 		return errs.ErrNilContext

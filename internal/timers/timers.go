@@ -1,11 +1,8 @@
 // Package timers is one runtime timer for every check a registry's
-// breakers arm: their idle checks, deadline ticks and statistics' drain
-// checks. A timer per breaker would cost each key with an IdleTimeout about
-// 160 bytes for as long as it lives, and a runtime timer per deadline tick
-// starts a goroutine each time one fires — a hundred thousand keys called
-// once start a hundred thousand together, CallTimeout later. A check due is
-// posted to its key's mailbox; the breaker that armed it takes it (any
-// other ignores it, and a key with no breaker drops it).
+// breakers arm (idle checks, deadline ticks, drain checks): a timer per
+// breaker would cost each key about 160 bytes, and a runtime timer per
+// deadline tick starts a goroutine each time one fires. A check due is
+// posted to its key's mailbox, for the breaker that armed it.
 package timers
 
 import (
@@ -37,10 +34,8 @@ type Timers[M any, P Inbox[M]] struct {
 }
 
 // ref is the timers as their runtime timer's func holds them, cleared by
-// Stop: the runtime keeps a stopped timer, and its func, in its heap until
-// the time it was due (a CallTimeout or an IdleTimeout later), and the
-// timers are part of their registry, which a shut-down registry is to let
-// go of at once.
+// Stop: the runtime keeps a stopped timer's func until it was due, and the
+// timers are part of a registry that is to be let go of at once.
 type ref[M any, P Inbox[M]] struct{ t atomic.Pointer[Timers[M, P]] }
 
 // A check armed.
@@ -51,11 +46,9 @@ type check[M any] struct {
 	msg any
 }
 
-// Ticket names the inbox of a check that must not keep its key alive: a
-// key that goes away before the check is due voids it, and the heap then
-// keeps 16 bytes of it, not the key. A ticket is in the heap at most once
-// for Rearm: pos is its place there plus one (0: not in it), kept under
-// the timers' lock.
+// Ticket names the inbox of a check that must not keep its key alive (a
+// key that goes away voids it). It is in the heap at most once: pos is its
+// place there plus one (0: not in it), under the timers' lock.
 type Ticket[M any] struct {
 	to  atomic.Pointer[M]
 	pos int
@@ -145,10 +138,9 @@ func (t *Timers[M, P]) push(d time.Duration, c check[M]) {
 	t.schedule(c.at)
 }
 
-// after is the time d from now, since base; d near math.MaxInt64 (a call
-// with no timeout, a huge IdleTimeout) saturates at math.MaxInt64, where
-// it would wrap to the past, and the timer, armed 292 years away, would
-// never be brought forward again for the other checks; mu held.
+// after is the time d from now, since base, saturating at math.MaxInt64 (a
+// call with no timeout would wrap to the past, and the timer would never
+// come forward for the other checks again); mu held.
 func (t *Timers[M, P]) after(d time.Duration) time.Duration {
 	now := time.Since(t.base)
 	if d > 0 && now > math.MaxInt64-d {
