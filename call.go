@@ -48,11 +48,9 @@ func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory)
 	return r.call(ctx, key, msg, f, nil)
 }
 
-// call is every call's door: it resolves key (with the factory f, if the
-// key is unknown: the call's deadline then counts from now, factory
-// included), refuses bad input and fails fast, and forwards the call. want
-// is the type of answer its caller takes (nil: any), which the target must
-// be able to give.
+// call is every call's door: it resolves key (with the factory f for an
+// unknown key, the deadline counting from now), refuses bad input, fails
+// fast, and forwards the call. want is the answer's type (nil: any).
 func (r *Registry) call(ctx context.Context, key string, msg any, f Factory, want reflect.Type) (any, error) {
 	if ctx == nil {
 		return nil, ErrNilContext
@@ -119,11 +117,9 @@ func (r *Registry) gate(ctx context.Context, e *registry.Entry, msg any, want re
 }
 
 // forward sends a call to the key's breaker and waits for its answer,
-// recording a span and metrics when they are configured. Its deadline counts
-// from start (zero: now). The call holds the MaxInFlight slot (max) that
-// Cell.Admit counted until it has its answer and its target is done with it.
-// If the key is forgotten while the call waits for it to wake (WithMaxKeys),
-// f makes it again and the call carries on (remade).
+// recording a span and metrics if configured; its deadline counts from
+// start (zero: now), and it holds the MaxInFlight slot (max) Admit counted.
+// A key forgotten while the call waits for it is made again (remade).
 func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, callTimeout time.Duration, max int, start time.Time, f Factory) (any, error) {
 	now := r.caller.Now()
 	if start.IsZero() {
@@ -131,23 +127,19 @@ func (r *Registry) forward(ctx context.Context, e *registry.Entry, msg any, call
 	}
 	deadline := callDeadline(ctx, start.Add(callTimeout), now)
 	ctx, span := r.calls.Start(ctx, e.Key, start)
-	var fromTarget bool
-	v, err := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now, r.calls.Provenance(&fromTarget))
-	if err == errs.ErrForgotten {
+	res := r.caller.Do(ctx, &e.Mailbox, &e.Cell, max, msg, deadline, now)
+	if res.Err == errs.ErrForgotten {
 		return r.remade(ctx, e, msg, f, span, start, deadline)
 	}
-	r.calls.Finish(ctx, &e.Config, span, start, err, fromTarget)
-	return v, err
+	r.calls.Finish(ctx, &e.Config, span, start, res)
+	return res.Value, res.Err
 }
 
 // callDeadline is the earlier of deadline and ctx's, read at now. A ctx
-// deadline with no monotonic reading (t.UTC(), time.Unix, a
-// DeadlineHeader's) is a wall-clock time: it is taken as its distance from
-// now, on now's monotonic clock. The breaker and the caller's backstop
-// measure on the monotonic clock from when the registry began, so a step of
-// the wall clock since then (NTP, a resumed VM) made such a call's answer
-// late, or early. A deadline with a monotonic reading is kept as it is: it
-// is what the target's context and the DeadlineHeader carry.
+// deadline without a monotonic reading (t.UTC(), time.Unix, a
+// DeadlineHeader's) is taken as its distance from now on now's monotonic
+// clock, which the breaker and the backstop measure on: a step of the wall
+// clock (NTP, a resumed VM) made such a call's answer late, or early.
 func callDeadline(ctx context.Context, deadline, now time.Time) time.Time {
 	d, ok := ctx.Deadline()
 	switch {

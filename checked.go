@@ -34,9 +34,8 @@ func Checked(t Target, check func(msg any) error) Target {
 	return spec
 }
 
-// recovered is check, with a panic of its own refusing the message: it runs
-// on the caller's goroutine (or in a Request's actor), where nothing else
-// would recover it.
+// recovered is check, a panic of its own refusing the message (nothing else
+// would recover it on the caller's goroutine).
 func recovered(check func(msg any) error) func(msg any) error {
 	return func(msg any) (err error) {
 		defer func() {

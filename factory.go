@@ -105,17 +105,8 @@ func (r *Registry) resolve(ctx context.Context, key string, mk Factory, deadline
 		if f == nil {
 			return e, err
 		}
-		select {
-		case <-f.done:
-		case <-ctx.Done():
-			r.leave(f)
-			return nil, contextError(ctx)
-		case <-expired:
-			r.leave(f)
-			return nil, fmt.Errorf("%w: waiting for the factory to create %q", ErrTimeout, key)
-		case <-r.stopping:
-			r.leave(f)
-			return nil, ErrShutdown
+		if err := r.landed(ctx, f, expired); err != nil {
+			return nil, err
 		}
 		if testHookResolved != nil {
 			testHookResolved(key)
@@ -133,11 +124,28 @@ func (r *Registry) resolve(ctx context.Context, key string, mk Factory, deadline
 	}
 }
 
-// join returns the flight creating key, starting one if none is under way
-// and the key is still unknown, and counts the caller as its waiter. It
-// returns the entry instead if the key was created meanwhile. The key is
-// looked up again under the flights lock: a flight leaves the map only once
-// its key is registered, or once it knows it will not run the factory.
+// landed waits for f to land; it leaves f and returns why if ctx ends
+// first, expired fires, or the registry shuts down.
+func (r *Registry) landed(ctx context.Context, f *flight, expired <-chan time.Time) error {
+	select {
+	case <-f.done:
+		return nil
+	case <-ctx.Done():
+		r.leave(f)
+		return contextError(ctx)
+	case <-expired:
+		r.leave(f)
+		return fmt.Errorf("%w: waiting for the factory to create %q", ErrTimeout, f.key)
+	case <-r.stopping:
+		r.leave(f)
+		return ErrShutdown
+	}
+}
+
+// join returns the flight creating key, starting one if none is under way,
+// and counts the caller its waiter; or the key's entry if it was created
+// meanwhile (looked up under the flights lock: a flight leaves the map once
+// its key is registered, or it will not run the factory).
 func (r *Registry) join(ctx context.Context, key string, mk Factory) (*flight, *registry.Entry, error) {
 	r.flights.mu.Lock()
 	defer r.flights.mu.Unlock()
@@ -237,10 +245,8 @@ func (r *Registry) land(f *flight, e *registry.Entry, err error) {
 }
 
 // leave uncounts a waiter that gave up; the last one out marks the flight
-// abandoned and ends the factory's context if it runs: a caller that comes
-// while the cancelled factory returns starts a flight of its own, instead
-// of joining one that fails for reasons not its own, which runs the
-// factory once the cancelled one has returned (unless it made the key).
+// abandoned and ends the factory's context: a caller that comes then starts
+// a flight of its own, which runs the factory once this one has returned.
 func (r *Registry) leave(f *flight) {
 	r.flights.mu.Lock()
 	defer r.flights.mu.Unlock()
@@ -265,7 +271,7 @@ func (r *Registry) build(ctx context.Context, key string, mk Factory) (e *regist
 		return nil, fmt.Errorf("%w for %q: %w", ErrFactory, key, err)
 	}
 	// (Registered whatever became of ctx: a factory that made a key made it.)
-	e, err = r.register(context.Background(), key, t, s, true)
+	e, err = r.register(context.Background(), key, t, s, byFactory)
 	if errors.Is(err, ErrDuplicateKey) {
 		// Registered with Register by the program itself while the
 		// factory ran: the program's breaker serves the key.

@@ -8,8 +8,7 @@ import (
 )
 
 // What the module's other packages may do without an export of the root
-// (see internal/hook): remoting's deadline-header targets, tripwiretest's
-// Crash, the tests' count of workers.
+// (internal/hook).
 func init() {
 	hook.WithHeader = func(t any, mode int) any {
 		target, ok := t.(Target)

@@ -11,9 +11,8 @@ import (
 )
 
 // askTimeout bounds the inspection and control methods when a breaker does
-// not answer and ctx has no deadline: they then fail with ErrTimeout.
-// Breaker turns never block, so it takes a process starved of CPU for
-// seconds.
+// not answer and ctx has no deadline (ErrTimeout): a turn never blocks, so
+// only a process starved of CPU for seconds gets there.
 const askTimeout = 5 * time.Second
 
 // Snapshot returns key's breaker state as the breaker itself reports it. It
@@ -104,12 +103,9 @@ func reported(e *registry.Entry, rep tactor.Report) (tactor.Snapshot, error) {
 	return rep.Snapshot, rep.Err
 }
 
-// workers is the number of worker goroutines running function targets,
-// busy or idle (the tests read it through internal/hook). A worker is
-// started only when no idle one is waiting for a job, so the count follows
-// the peak of concurrent calls to function targets (counting calls a target
-// kept running past their deadline); a worker idle for 10 to 15 seconds
-// exits.
+// workers is the number of worker goroutines, busy or idle (read through
+// internal/hook): it follows the peak of concurrent function-target calls,
+// and a worker idle for 10 to 15 seconds exits.
 func (r *Registry) workers() int {
 	if r.unusable() {
 		return 0

@@ -28,10 +28,9 @@ func validateKey(key string) error {
 	return nil
 }
 
-// invisible reports whether r would make a key that reads like another one
-// in a log line or on a dashboard: a control character, a format character
-// (zero-width spaces and joiners, bidirectional overrides such as U+202E, the
-// soft hyphen, the byte-order mark) or a line or paragraph separator.
+// invisible reports whether r would make a key read like another in a log
+// or on a dashboard: a control or format character (zero-width, U+202E,
+// soft hyphen, BOM), a line or paragraph separator.
 func invisible(r rune) bool {
 	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }

@@ -19,9 +19,16 @@ import (
 // a ctx that ends first returns its error, and the key may still be
 // registered then.
 func (r *Registry) Register(ctx context.Context, key string, target Target, s Settings) error {
-	_, err := r.register(ctx, key, target, s, false)
+	_, err := r.register(ctx, key, target, s, byProgram)
 	return err
 }
+
+// Who registers a key (register): the program, with Register, or the
+// factory (Cell.Made).
+const (
+	byProgram = false
+	byFactory = true
+)
 
 // register is Register of a key the factory made (made) or the program; it
 // returns the key's entry.

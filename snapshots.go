@@ -43,6 +43,32 @@ const snapshotBatch = 64
 // ends, ErrShutdown, or ErrTimeout if a breaker does not answer within 5
 // seconds.
 func (r *Registry) Snapshots(ctx context.Context, f Filter, fn func(Snapshot) bool) error {
+	if err := r.snapshotsRefused(ctx, f, fn); err != nil {
+		return err
+	}
+	l := lister{r: r, ctx: ctx, fn: fn, reply: make(chan tactor.Report, snapshotBatch)}
+	seen := 0
+	r.keys.Range(func(e *registry.Entry) bool {
+		if seen++; seen%snapshotBatch == 0 && l.ended() {
+			return false // (a pass that picks nothing looks at ctx too)
+		}
+		if !f.picks(e) {
+			return true
+		}
+		if e.Cell.Passivated() {
+			return !f.Passivated || l.yield(passivatedSnapshot(e))
+		}
+		l.batch = append(l.batch, e)
+		return len(l.batch) < snapshotBatch || l.flush()
+	})
+	if l.err == nil && !l.stopped {
+		l.flush()
+	}
+	return l.err
+}
+
+// snapshotsRefused is why Snapshots refuses its arguments, if it does.
+func (r *Registry) snapshotsRefused(ctx context.Context, f Filter, fn func(Snapshot) bool) error {
 	switch {
 	case r.unusable():
 		return errNoRegistry
@@ -60,26 +86,13 @@ func (r *Registry) Snapshots(ctx context.Context, f Filter, fn func(Snapshot) bo
 			return fmt.Errorf("%w: Filter.States has %d, not a State", ErrInvalidOption, s)
 		}
 	}
-	l := lister{r: r, ctx: ctx, fn: fn, reply: make(chan tactor.Report, snapshotBatch)}
-	seen := 0
-	r.keys.Range(func(e *registry.Entry) bool {
-		if seen++; seen%snapshotBatch == 0 && l.ended() {
-			return false // (a pass that picks nothing looks at ctx too)
-		}
-		if !strings.HasPrefix(e.Key, f.Prefix) || (len(f.States) > 0 && !slices.Contains(f.States, e.Cell.State())) ||
-			(f.Address != "" && (e.Target.PID == nil || e.Target.PID.Address != f.Address)) {
-			return true
-		}
-		if e.Cell.Passivated() {
-			return !f.Passivated || l.yield(passivatedSnapshot(e))
-		}
-		l.batch = append(l.batch, e)
-		return len(l.batch) < snapshotBatch || l.flush()
-	})
-	if l.err == nil && !l.stopped {
-		l.flush()
-	}
-	return l.err
+	return nil
+}
+
+// picks reports whether f picks e, by what it publishes without a message.
+func (f *Filter) picks(e *registry.Entry) bool {
+	return strings.HasPrefix(e.Key, f.Prefix) && (len(f.States) == 0 || slices.Contains(f.States, e.Cell.State())) &&
+		(f.Address == "" || (e.Target.PID != nil && e.Target.PID.Address == f.Address))
 }
 
 // lister asks the breakers of Snapshots a batch at a time.

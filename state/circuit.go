@@ -14,6 +14,17 @@ const (
 	ForcedClosed
 )
 
+var forceNames = []string{"not_forced", "forced_open", "forced_closed"}
+
+// String returns "not_forced", "forced_open" or "forced_closed".
+func (f Force) String() string { return nameOf(f, forceNames, "unknown") }
+
+// MarshalText writes f as String does.
+func (f Force) MarshalText() ([]byte, error) { return marshalName("force", f, forceNames) }
+
+// UnmarshalText reads what MarshalText writes.
+func (f *Force) UnmarshalText(b []byte) error { return unmarshalName("force", f, b, forceNames) }
+
 // Circuit is the whole state of one breaker. Apply changes only the circuit
 // it is called on, but a plain copy shares the failure-rate window, which is
 // kept apart so that a breaker without one pays nothing for it: use Clone
@@ -121,23 +132,38 @@ func (c *Circuit) Apply(ev Event, now time.Time, fx []Effect) []Effect {
 	switch ev.Kind {
 	case Admit:
 		return c.admit(fx)
-	case TimerFired:
-		if c.State != Open || ev.Gen != c.Gen || c.Forced == ForcedOpen {
-			return fx // stale timer
-		}
-		c.Probes, c.Passed = 0, 0
-		return c.moveTo(HalfOpen, ReasonOpenTimeout, fx)
-	case ProbeNow:
-		if c.State != Open || c.Forced == ForcedOpen {
-			return fx
-		}
-		c.Probes, c.Passed = 0, 0
-		return c.moveTo(HalfOpen, ReasonProbeNow, fx) // the armed timer is stale from now
 	case Succeeded, Failed, Ignored:
 		if ev.Gen != c.Gen {
 			return fx // outcome of a call admitted before the last transition
 		}
 		return c.record(ev, now, fx)
+	case TimerFired:
+		if ev.Gen != c.Gen {
+			return fx // stale timer
+		}
+		return c.probe(ReasonOpenTimeout, fx)
+	case ProbeNow:
+		return c.probe(ReasonProbeNow, fx) // the armed timer is stale from now
+	case ForceOpen, ForceClose, Reset:
+		return c.force(ev.Kind, now, fx)
+	case TargetDown:
+		return c.targetDown(now, ev.Rand, fx)
+	}
+	return fx
+}
+
+// probe half-opens an open circuit that is not forced open, for reason.
+func (c *Circuit) probe(reason Reason, fx []Effect) []Effect {
+	if c.State != Open || c.Forced == ForcedOpen {
+		return fx
+	}
+	c.Probes, c.Passed = 0, 0
+	return c.moveTo(HalfOpen, reason, fx)
+}
+
+// force carries out an operator's ForceOpen, ForceClose or Reset.
+func (c *Circuit) force(kind EventKind, now time.Time, fx []Effect) []Effect {
+	switch kind {
 	case ForceOpen:
 		c.Forced = ForcedOpen
 		c.OpenedAt, c.RetryAt = now, time.Time{}
@@ -145,21 +171,23 @@ func (c *Circuit) Apply(ev Event, now time.Time, fx []Effect) []Effect {
 	case ForceClose:
 		c.Forced, c.Reopens = ForcedClosed, 0
 		return c.close(ReasonForcedClosed, fx)
-	case Reset:
-		c.Forced, c.Reopens, c.Failures = NotForced, 0, 0
-		return c.close(ReasonReset, fx)
-	case TargetDown:
-		if c.State == Open || c.Forced != NotForced {
-			return fx
-		}
-		if c.State == HalfOpen {
-			c.Reopens++
-		} else {
-			c.Reopens = 0
-		}
-		return c.trip(now, ev.Rand, ReasonTargetDown, fx)
 	}
-	return fx
+	c.Forced, c.Reopens, c.Failures = NotForced, 0, 0
+	return c.close(ReasonReset, fx)
+}
+
+// targetDown opens a circuit that is neither open nor forced at once: its
+// target is known to be dead.
+func (c *Circuit) targetDown(now time.Time, r float64, fx []Effect) []Effect {
+	if c.State == Open || c.Forced != NotForced {
+		return fx
+	}
+	if c.State == HalfOpen {
+		c.Reopens++
+	} else {
+		c.Reopens = 0
+	}
+	return c.trip(now, r, ReasonTargetDown, fx)
 }
 
 func (c *Circuit) admit(fx []Effect) []Effect {

@@ -85,6 +85,25 @@ func (s Settings) WithDefaults() Settings {
 
 // problem says what is wrong with w, or "".
 func (w Window) problem() string {
+	if p := w.shapeProblem(); p != "" {
+		return p
+	}
+	if p := w.tripProblem(); p != "" {
+		return p
+	}
+	switch {
+	case w.Size == 0 && w.Period == 0 && (w.Buckets != 0 || w.MinCalls != 0 || w.FailureRate != 0):
+		return "Window has no Size or Period"
+	case w.Period > 0 && w.Period < time.Duration(w.buckets()):
+		// (a Period of 5, meant as seconds, is 5 ns)
+		return fmt.Sprintf("Window.Period %v is shorter than its %d buckets", w.Period, w.buckets())
+	}
+	return ""
+}
+
+// shapeProblem is what is wrong with the window's size, period and
+// buckets, if anything.
+func (w Window) shapeProblem() string {
 	switch {
 	case w.Size < 0 || w.Size > MaxWindowSize:
 		return fmt.Sprintf("Window.Size %d is outside 0..%d", w.Size, MaxWindowSize)
@@ -94,6 +113,13 @@ func (w Window) problem() string {
 		return "Window has both a Size and a Period"
 	case w.Buckets < 0 || w.Buckets > MaxWindowBuckets:
 		return fmt.Sprintf("Window.Buckets %d is outside 0..%d", w.Buckets, MaxWindowBuckets)
+	}
+	return ""
+}
+
+// tripProblem is what is wrong with when the window trips, if anything.
+func (w Window) tripProblem() string {
+	switch {
 	case w.MinCalls < 0:
 		return fmt.Sprintf("Window.MinCalls %d is negative", w.MinCalls)
 	case w.Size > 0 && w.MinCalls > w.Size:
@@ -103,11 +129,6 @@ func (w Window) problem() string {
 			w.MinCalls, MaxBucketCalls)
 	case math.IsNaN(w.FailureRate) || w.FailureRate < 0 || w.FailureRate > 1:
 		return fmt.Sprintf("Window.FailureRate %v is outside 0..1", w.FailureRate)
-	case w.Size == 0 && w.Period == 0 && (w.Buckets != 0 || w.MinCalls != 0 || w.FailureRate != 0):
-		return "Window has no Size or Period"
-	case w.Period > 0 && w.Period < time.Duration(w.buckets()):
-		// (a Period of 5, meant as seconds, is 5 ns)
-		return fmt.Sprintf("Window.Period %v is shorter than its %d buckets", w.Period, w.buckets())
 	}
 	return ""
 }

@@ -34,29 +34,15 @@ var reasonNames = [numReasons]string{
 
 // String returns the reason's name: "threshold", "probe_failed", "none" ...
 func (r Reason) String() string {
-	if r >= numReasons {
-		return fmt.Sprintf("reason(%d)", uint8(r))
-	}
-	return reasonNames[r]
+	return nameOf(r, reasonNames[:], fmt.Sprintf("reason(%d)", uint8(r)))
 }
 
 // MarshalText writes r as String does, so JSON shows "threshold", not 1.
-func (r Reason) MarshalText() ([]byte, error) {
-	if r >= numReasons {
-		return nil, fmt.Errorf("state: no such reason %d", uint8(r))
-	}
-	return []byte(reasonNames[r]), nil
-}
+func (r Reason) MarshalText() ([]byte, error) { return marshalName("reason", r, reasonNames[:]) }
 
 // UnmarshalText reads what MarshalText writes.
 func (r *Reason) UnmarshalText(b []byte) error {
-	for i, name := range reasonNames {
-		if string(b) == name {
-			*r = Reason(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("state: no such reason %q", b)
+	return unmarshalName("reason", r, b, reasonNames[:])
 }
 
 // Manual reports whether r is an operator's action (ForceOpen, ForceClose,

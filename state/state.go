@@ -12,16 +12,13 @@ const (
 	HalfOpen
 )
 
+var stateNames = []string{"closed", "open", "half_open"}
+
 // String returns "closed", "open" or "half_open".
-func (s State) String() string {
-	switch s {
-	case Closed:
-		return "closed"
-	case Open:
-		return "open"
-	case HalfOpen:
-		return "half_open"
-	default:
-		return "unknown"
-	}
-}
+func (s State) String() string { return nameOf(s, stateNames, "unknown") }
+
+// MarshalText writes s as String does, so JSON shows "open", not 1.
+func (s State) MarshalText() ([]byte, error) { return marshalName("state", s, stateNames) }
+
+// UnmarshalText reads what MarshalText writes.
+func (s *State) UnmarshalText(b []byte) error { return unmarshalName("state", s, b, stateNames) }

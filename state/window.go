@@ -123,14 +123,10 @@ func (win *window) tripped(w Window, now time.Time) bool {
 	return calls > 0 && calls >= w.MinCalls && float64(fails)/float64(calls) >= w.FailureRate
 }
 
-// epochOf numbers the bucket that holds now; epochs start at 1 so an unused
-// bucket (epoch 0) is never mistaken for a recent one. They count buckets
-// of Period/Buckets (truncated to the nanosecond) from the window's origin
-// by now.Sub, which reads the monotonic clock of times from time.Now: a
-// wall clock set back drops nothing. So a call counts while its bucket is
-// one of the newest Buckets: always for Period - width after it, never
-// from Buckets*width (at most Period) on — a call exactly Period old is
-// out.
+// epochOf numbers the bucket that holds now, from 1 (an unused bucket's 0
+// is never recent), counting buckets of Period/Buckets from the origin on
+// the monotonic clock: a call counts while its bucket is one of the newest
+// Buckets, always for Period - width, never at Period old.
 func (win *window) epochOf(w Window, now time.Time) int64 {
 	width := int64(w.Period) / int64(w.Buckets)
 	if width < 1 {

@@ -11,16 +11,14 @@ import (
 	"github.com/tripwire-go/tripwire/state"
 )
 
-// The calls a key's callers admit themselves while its circuit is closed
+// The calls callers admit themselves while the circuit is closed
 // (Caller.admit) are not in the breaker's table: the breaker learns of each
-// from its end — its outcome, its withdrawal or its deadline, which the
-// caller's timer posts — and the first of them ends it (takeEnd). A call
-// admitted in an earlier incarnation of the breaker is answered and counts
-// nowhere, like the calls a crash leaves in flight.
+// from its end (its outcome, withdrawal or deadline), the first of which
+// ends it (takeEnd). One admitted in an earlier incarnation counts nowhere.
 
 // publishAdmits lets callers admit calls themselves while the circuit is
-// closed — for an actor target, once the breaker watches it if it is to —
-// and stops them otherwise.
+// closed (for an actor target, once it is watched if it is to be), and
+// stops them otherwise.
 func (b *breaker) publishAdmits() {
 	c := &b.circuit
 	b.publishQuiet()
@@ -35,9 +33,8 @@ func (b *breaker) publishAdmits() {
 	b.cfg.Cell.admitting(&c.Gen, b.sender)
 }
 
-// publishQuiet tells the workers whether a success would change nothing
-// in the circuit (Circuit.Quiet), so a hot key's workers may take their
-// successes without a turn (Call.Finish).
+// publishQuiet tells a hot key's workers whether a success would change
+// nothing in the circuit (Circuit.Quiet), so they may take it (Call.Finish).
 func (b *breaker) publishQuiet() {
 	cell := &b.cfg.Cell
 	q := b.circuit.Quiet() && !b.stopped
@@ -60,10 +57,10 @@ const (
 	counted                 // its first end, of this incarnation's: it counts, once
 )
 
-// takeEnd takes an end of a call its caller admitted; outcome: the end is
-// its outcome, which also takes an end its worker handed on (Call.Finish).
-func (b *breaker) takeEnd(c *Call, outcome bool) ending {
-	if !c.over.CompareAndSwap(endOpen, endTaken) && (!outcome || !c.over.CompareAndSwap(endHanded, endTaken)) {
+// takeEnd takes an end of a call its caller admitted; its outcome also
+// takes an end its worker handed on (Call.Finish).
+func (b *breaker) takeEnd(c *Call, by endedBy) ending {
+	if !c.over.CompareAndSwap(endOpen, endTaken) && (by != byOutcome || !c.over.CompareAndSwap(endHanded, endTaken)) {
 		return again
 	}
 	b.cfg.Cell.ended++
@@ -77,93 +74,84 @@ func (b *breaker) takeEnd(c *Call, outcome bool) ending {
 }
 
 // expireAdmitted is the deadline of a call its caller admitted: unless it
-// has ended, it fails with ErrTimeout, as a call in the table does at its
-// deadline tick.
+// has ended, it fails with ErrTimeout, as one in the table does.
 func (b *breaker) expireAdmitted(ctx actor.Context, c *Call) {
 	if c.admittedIn == nil {
 		return // the breaker admitted it after all: its deadline tick ends it
 	}
-	e := b.takeEnd(c, false)
+	e := b.takeEnd(c, byDeadline)
 	if e == again {
 		return
 	}
-	c.abandon()
-	c.ctx.cancel(context.DeadlineExceeded)
+	c.abandon(context.DeadlineExceeded)
 	if e == uncounted {
 		c.Settle(Result{Err: errs.ErrTimeout})
 		return
 	}
 	now := time.Now()
 	b.lastActive = monoOf(now)
-	b.end(ctx, c, b.deadlineKind(c), true, false, Result{Err: errs.ErrTimeout}, now)
+	b.end(ctx, c, b.deadlineKind(c), byDeadline, Result{Err: errs.ErrTimeout}, now)
 }
 
 // SettleOrphans answers with err every call of the key still in flight
-// when no breaker follows the last one (the key was unregistered, or the
-// registry shut down, while it restarted): those a crash left in flight
-// (Cell.SettleOrphans) and those its callers admitted. Only the supervisor
-// and the registry's shutdown call it.
+// when no breaker follows the last (the key went away while it restarted):
+// those a crash left, and those its callers admitted. The supervisor's and
+// the registry's shutdown's.
 func (cfg *Config) SettleOrphans(err error) {
 	cfg.Cell.settleOrphans(err)
 	cfg.settleAdmitted(err)
 }
 
-// settleAdmitted answers with err the calls its callers admitted whose
-// targets are running, when the key's breaker stops for good (it is
-// unregistered, or the registry shuts down), as the breaker answers the
-// calls in its table; their targets' contexts end. Their outcomes, when they
-// come, reach a mailbox that refuses them.
+// settleAdmitted answers with err, and ends the contexts of, the calls its
+// callers admitted whose targets run, when the key's breaker stops for good
+// (their outcomes reach a mailbox that refuses them).
 func (cfg *Config) settleAdmitted(err error) {
 	if cfg.Cell.admittedInFlight() == 0 {
 		return // none in flight: no need to look
 	}
 	if cfg.Target.PID != nil {
 		for _, c := range cfg.asking() {
-			c.ctx.cancel(context.Canceled)
+			c.ctx.Cancel(context.Canceled)
 			c.Settle(Result{Err: err})
 		}
 		return
 	}
 	mb := task.Inbox(&cfg.Mailbox)
 	cfg.Shared.Pool.Running(func(j *task.Job) {
-		if c, ok := j.Token.(*Call); ok && j.ReplyTo == mb {
-			c.ctx.cancel(context.Canceled)
+		if c, ok := j.Call.(*Call); ok && j.ReplyTo == mb {
+			c.ctx.Cancel(context.Canceled)
 			c.Settle(Result{Err: err})
 		}
 	})
 }
 
-// asking abandons the asks of the calls its callers admitted that still
-// wait for the actor target's reply, and returns their calls: whoever
-// calls it answers them.
+// asking abandons the asks of the calls its callers admitted that wait for
+// the actor target's reply, and returns their calls, for whoever calls it
+// to answer (nobody else can meanwhile: their answers come from this turn).
 func (cfg *Config) asking() []*Call {
 	var calls []*Call
-	// The key's admitted calls cannot be answered meanwhile (their
-	// answers come from this breaker's turns): their asks stay theirs.
-	waiting := cfg.Shared.Pool.Replies().Waiting(&cfg.Mailbox)
-	for _, a := range waiting {
+	for _, a := range cfg.Shared.Pool.Replies().Waiting(&cfg.Mailbox) {
 		if a.Abandon() { // else its reply came: its outcome is on its way
-			calls = append(calls, a.Courier().(*Call))
+			calls = append(calls, a.Call().(*Call))
 		}
 	}
 	return calls
 }
 
 // targetDownAdmitted fails with ErrTargetDown the calls its callers
-// admitted that wait for the target that died, as targetDown fails those
-// in the table.
+// admitted that wait for the dead target, as targetDown those in the table.
 func (b *breaker) targetDownAdmitted(ctx actor.Context, now time.Time) {
 	if b.cfg.Cell.admittedInFlight() == 0 {
 		return
 	}
 	for _, c := range b.cfg.asking() {
 		c.ask = nil
-		e := b.takeEnd(c, false)
-		c.ctx.cancel(context.Canceled)
+		e := b.takeEnd(c, byTargetDown)
+		c.ctx.Cancel(context.Canceled)
 		if e != counted {
 			c.Settle(Result{Err: errs.ErrTargetDown})
 			continue
 		}
-		b.end(ctx, c, state.Failed, false, false, Result{Err: errs.ErrTargetDown}, now)
+		b.end(ctx, c, state.Failed, byTargetDown, Result{Err: errs.ErrTargetDown}, now)
 	}
 }

@@ -21,8 +21,7 @@ func (r *rig) do(ctx context.Context, msg any) <-chan Result {
 	out := make(chan Result, 1)
 	go func() {
 		now := time.Now()
-		v, err := k.Do(ctx, &r.cfg.Mailbox, &r.cfg.Cell, 0, msg, now.Add(callTimeout), now, nil)
-		out <- Result{Value: v, Err: err}
+		out <- k.Do(ctx, &r.cfg.Mailbox, &r.cfg.Cell, 0, msg, now.Add(callTimeout), now)
 	}()
 	return out
 }

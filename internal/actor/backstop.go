@@ -12,21 +12,11 @@ import (
 )
 
 // backstop is a caller's timer of last resort: at its call's deadline plus
-// ReplyGrace it answers the call with ErrTimeout if nobody else has. For a
-// call its caller admitted (Caller.admit) it fires at the deadline first,
-// and posts the call's expiry to its breaker, which counts the timeout and
-// answers.
-//
-// A backstop belongs to one call for the call's life, and outlives each of
-// its uses: a reused call keeps its backstop, still armed, so a use costs no
-// timer operation. What the backstop watches is the call's own: its round
-// (in its status) and when it is due (Call.due), which its caller writes
-// before it starts the round (Call.begin), so a firing that sees a
-// round sees when it is due. A use arms the timer only if it would fire too
-// late; when it fires early, for a use since answered, it arms itself again
-// for the use there is then, or for none. It acts on the call only in the
-// round it read, so a use answered and followed by another meanwhile is
-// never touched.
+// ReplyGrace it answers the call with ErrTimeout if nobody has (a call its
+// caller admitted gets its expiry posted to its breaker at the deadline
+// first). It is its call's for life and stays armed across uses, so a use
+// costs no timer operation (it arms it only if it would fire too late); it
+// acts only in the round it read, never on a use that followed.
 type backstop struct {
 	k    *Caller
 	t    *time.Timer
@@ -38,16 +28,20 @@ type backstop struct {
 	armed atomic.Int64
 }
 
-// A call's due (Call.due): when its backstop acts on it first, in
-// nanoseconds since its Caller's born, shifted left by one, with early in
-// the low bit: its caller admitted it, so at the deadline its expiry goes
-// to its breaker first. notWatched is due never: a use whose caller must do
-// something before the backstop may act (send an ask) starts so, and watch
-// then says when.
+// A call's due (Call.due) is when its backstop acts first, in nanoseconds
+// since its Caller's born, shifted left by one, early in the low bit.
+// notWatched: its caller must act first (send an ask), then watch says when.
 const notWatched = math.MaxInt64
 
 // never is the latest due: 146 years, for a CallTimeout of "no timeout".
 const never = math.MaxInt64>>1 - 1
+
+// Whether a use's backstop acts at its deadline first (dueOf): for a call
+// its caller admitted, whose expiry then goes to its breaker.
+const (
+	atGrace    = false
+	atDeadline = true
+)
 
 // dueOf is the due of a use with deadline.
 func (k *Caller) dueOf(deadline time.Time, early bool) int64 {
@@ -58,9 +52,8 @@ func (k *Caller) dueOf(deadline time.Time, early bool) int64 {
 	return min(int64(due), never)<<1 | 1
 }
 
-// watch makes c's backstop watch its use, due as dueOf says (notWatched:
-// due now d), arming the timer if it would fire too late. A call's first
-// use makes its backstop.
+// watch makes c's backstop (made on the call's first use) watch its use,
+// due at d (dueOf), arming the timer if it would fire too late.
 func (k *Caller) watch(c *Call, d int64) {
 	if c.due.Load() != d {
 		c.due.Store(d) // a use started notWatched: its caller's work is done
@@ -85,9 +78,8 @@ func (k *Caller) watch(c *Call, d int64) {
 // newBackstop returns c's backstop, its timer not armed.
 func (k *Caller) newBackstop(c *Call) *backstop {
 	bs := &backstop{k: k, call: c}
-	// The timer holds its backstop weakly: a call dropped with its
-	// backstop armed (answered: nothing waits for it) is collected, and
-	// its timer fires within maxArm for nothing.
+	// The timer holds its backstop weakly: a call dropped, answered, with
+	// its backstop armed is collected; its timer fires once for nothing.
 	w := weak.Make(bs)
 	bs.t = time.AfterFunc(maxArm, func() {
 		if bs := w.Value(); bs != nil {
@@ -128,10 +120,9 @@ func (k *Caller) Close() {
 	k.made.all = nil
 }
 
-// maxArm is the furthest ahead a backstop's timer is armed: one due later
-// fires early and arms itself again. So a backstop whose call was dropped
-// (the pool of calls let go of it, answered) and collected leaves no timer
-// for longer than this, even for a CallTimeout of "no timeout".
+// maxArm is the furthest ahead a backstop's timer is armed (one due later
+// fires early and arms itself again), so a backstop whose call was
+// collected leaves no timer for longer than this.
 const maxArm = time.Minute
 
 // arm makes the timer fire at due, or maxArm from now if that is sooner;
@@ -146,10 +137,9 @@ func (bs *backstop) arm(due int64) {
 	bs.t.Reset(in)
 }
 
-// fire is the timer: it does what is due for the call's use, in the
-// round it reads, and arms itself for what comes next, if anything does.
-// A call's expiry posted here may take the breaker's turn on this
-// goroutine, under mu: only the caller's arming waits for it.
+// fire does what is due for the call's use in the round it reads, and
+// arms the timer for what comes next. An expiry posted here may take the
+// breaker's turn on this goroutine, under mu (only arming waits for it).
 func (bs *backstop) fire() {
 	bs.mu.Lock()
 	defer bs.mu.Unlock()
@@ -173,7 +163,7 @@ func (bs *backstop) fire() {
 				}
 				at = int64(graceAfter(time.Duration(due)))
 			default:
-				c.expire(errs.ErrTimeout, round, false)
+				c.expire(errs.ErrTimeout, round)
 				at = 0
 			}
 			if a := bs.armed.Load(); at != 0 && (a == 0 || at < a) {

@@ -33,7 +33,7 @@ func inTimerBubble(t *testing.T, body func(t *testing.T, k *Caller)) {
 func use(k *Caller, c *Call, msg string, in time.Duration) {
 	now := time.Now()
 	c.reset(context.Background(), msg, now.Add(in), now)
-	c.begin(k.dueOf(now.Add(in), false))
+	c.begin(k.dueOf(now.Add(in), atGrace))
 	k.watch(c, c.due.Load())
 }
 
@@ -49,7 +49,7 @@ func TestABackstopLeftArmedArmsItselfForTheNextUseWhenItFires(t *testing.T) {
 		use(k, c, "first", time.Second)
 		require.Equal(t, time.Second+ReplyGrace, armedIn(k, c))
 		require.True(t, c.Settle(Result{Value: "ok"}))
-		<-c.signaled()
+		<-c.signal
 
 		// When the call is used again, due in 3 s, without arming again (it
 		// would fire too early, not too late)
@@ -80,10 +80,10 @@ func TestABackstopNeverTakesAnEarlierUsesDeadlineForTheUseItSees(t *testing.T) {
 		// s, before its caller looks at the backstop (as when the timer
 		// fires at that moment)
 		require.True(t, c.Settle(Result{Value: "ok"}))
-		<-c.signaled()
+		<-c.signal
 		now := time.Now()
 		c.reset(context.Background(), "again", now.Add(30*time.Second), now)
-		c.begin(k.dueOf(now.Add(30*time.Second), false))
+		c.begin(k.dueOf(now.Add(30*time.Second), atGrace))
 
 		// Then the firing at the first deadline leaves the new use alone and
 		// arms itself for the new use's own deadline
@@ -103,7 +103,7 @@ func TestACallDroppedWithItsBackstopArmedIsCollected(t *testing.T) {
 		use(k, c, "m", math.MaxInt64)
 		require.Equal(t, maxArm, armedIn(k, c))
 		require.True(t, c.Settle(Result{Value: "ok"}))
-		<-c.signaled()
+		<-c.signal
 		bs := weak.Make(c.bs)
 
 		// When nothing refers to the call any more (the pool of calls

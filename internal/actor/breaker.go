@@ -10,6 +10,7 @@ import (
 
 	"github.com/tripwire-go/tripwire/internal/errs"
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/internal/timers"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -22,12 +23,10 @@ type breaker struct {
 	circuit state.Circuit
 
 	inflight deadlines
-	// the tick armed at the earliest deadline (on the shared timer, through
-	// tick), and its tag
-	tick    *ticket
-	tickAt  mono
-	tickSeq uint32
-	idleSeq uint32
+	tick     *timers.Ticket[Mailbox] // the tick at the earliest deadline (tickAt), tagged tickSeq
+	tickAt   mono
+	tickSeq  uint32
+	idleSeq  uint32
 
 	recoveryCancel func() bool
 	rejectingGen   state.Gen // the circuit's generation when the rejection was published
@@ -44,8 +43,7 @@ type breaker struct {
 }
 
 // Receive handles one message; it never blocks. The call path's messages
-// usually arrive through receiveDirect; those sent to the breaker's PID come
-// here and take the same turns.
+// usually come through receiveDirect instead.
 func (b *breaker) Receive(ctx actor.Context) {
 	if b.cfg == nil && !b.resolve(ctx) {
 		if _, stopped := ctx.Message().(*actor.Stopped); stopped {
@@ -53,16 +51,27 @@ func (b *breaker) Receive(ctx actor.Context) {
 		}
 		return
 	}
-	if b.receiveDirect(ctx.Message()) {
-		return
+	if !b.receiveDirect(ctx.Message()) && !b.receiveRequest(ctx, ctx.Message()) {
+		b.receiveSystem(ctx)
 	}
-	switch m := ctx.Message().(type) {
+}
+
+// receiveRequest takes the turns of the registry's requests and the
+// breaker's own timers; it reports false for any other message.
+func (b *breaker) receiveRequest(ctx actor.Context, msg any) bool {
+	switch m := msg.(type) {
 	case *withdrawal:
 		b.withdraw(ctx, m.Call)
 	case *deadlineTick:
 		b.expire(ctx, m)
 	case *recoveryTimer:
 		b.step(ctx, state.Event{Kind: state.TimerFired, Gen: m.Gen}, time.Now())
+	case *idleCheck:
+		if m.drain {
+			b.checkDrain(m)
+		} else {
+			b.checkIdle(ctx, m)
+		}
 	case *SnapshotRequest:
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Control:
@@ -72,20 +81,28 @@ func (b *breaker) Receive(ctx actor.Context) {
 		b.step(ctx, state.Event{Kind: m.Event, Rand: rand.Float64()}, time.Now())
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Reconfigure:
-		b.rules = b.cfg.Rules()
-		b.circuit.Reconfigure(&b.rules.Circuit)
-		st := b.circuit.State
-		b.publishRejecting() // before the announcement, as in step
-		b.announce(state.Effect{Kind: state.Moved, Gen: b.circuit.Gen, From: st, To: st, Reason: state.ReasonUpdated}, time.Now())
+		b.reconfigure()
 		m.Reply <- Report{Snapshot: b.snapshot()}
 	case *Crash:
 		panic("tripwire: injected crash of breaker " + b.cfg.Key)
-	case *idleCheck:
-		if m.drain {
-			b.checkDrain(m)
-		} else {
-			b.checkIdle(ctx, m)
-		}
+	default:
+		return false
+	}
+	return true
+}
+
+// reconfigure takes the key's new rules, keeping the state, and announces them.
+func (b *breaker) reconfigure() {
+	b.rules = b.cfg.Rules()
+	b.circuit.Reconfigure(&b.rules.Circuit)
+	st := b.circuit.State
+	b.publishRejecting() // before the announcement, as in step
+	b.announce(state.Effect{Kind: state.Moved, Gen: b.circuit.Gen, From: st, To: st, Reason: state.ReasonUpdated}, time.Now())
+}
+
+// receiveSystem takes the turns of protoactor's messages to the breaker.
+func (b *breaker) receiveSystem(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
 	case *actor.Terminated:
 		if t := b.cfg.Target.PID; t != nil && m.Who.Id == t.Id && m.Who.Address == t.Address {
 			b.targetDown(ctx)
@@ -99,17 +116,15 @@ func (b *breaker) Receive(ctx actor.Context) {
 		b.unwatch(ctx)
 		b.stop(b.cfg.Cell.StopError())
 	case *actor.Stopped:
-		// What is posted from now on waits for the supervisor's verdict:
-		// the key's next breaker, sleep, or its end.
+		// What is posted now waits for the supervisor's verdict.
 		b.cfg.Mailbox.stopped()
 		b.spawner.stopped(ctx.Self().Id)
 	}
 }
 
-// receiveDirect takes the turns of the call path — a call, an outcome —
-// that its mailbox hands it without protoactor's context layers; it reports
-// false for any other message, which then goes through them. Calls and
-// outcomes only arrive after Started, which set actx.
+// receiveDirect takes the call path's turns, which its mailbox hands it
+// without protoactor's context layers (they arrive after Started set
+// actx); it reports false for any other message.
 func (b *breaker) receiveDirect(msg any) bool {
 	switch m := msg.(type) {
 	case *Call:
@@ -124,9 +139,8 @@ func (b *breaker) receiveDirect(msg any) bool {
 	return true
 }
 
-// resolve finds the breaker's key by its actor id, in its first turn (its
-// Started); it reports false, and stops the actor, if the key is unknown,
-// which the supervisor never lets happen.
+// resolve finds the breaker's key by its actor id in its first turn; false,
+// stopping the actor, for a key unknown (the supervisor never lets it be).
 func (b *breaker) resolve(ctx actor.Context) bool {
 	cfg, ok := b.spawner.lookup(ctx.Self().Id)
 	if !ok {
@@ -155,8 +169,7 @@ func (b *breaker) start(ctx actor.Context) {
 	b.since = started.UnixNano()
 	prev := b.cfg.Cell.State()
 	if prev != state.Closed || b.cfg.Cell.crashed() {
-		// After a crash (or one that was not closed): every restart is a
-		// transition, so events, logs and dashboards show it.
+		// Every restart is a transition: events, logs and dashboards show it.
 		b.reason = state.ReasonRestarted
 		b.cfg.Cell.publish(state.Closed)
 		b.emit(state.Transition{Key: b.cfg.Key, From: prev, To: state.Closed, At: started, Reason: state.ReasonRestarted}, b.circuit.Gen)
@@ -166,11 +179,10 @@ func (b *breaker) start(ctx actor.Context) {
 	}
 }
 
-// stop cancels the timers and ends the calls in flight; it runs on the old
-// instance before a restart and before a stop. After a crash (err is
-// ErrBreakerRestarted) the calls carry over to the breaker that follows, so
-// their targets' answers still reach their callers; otherwise (the key is
-// unregistered, the registry shuts down) each is answered with err.
+// stop cancels the timers and ends the calls in flight, before a restart or
+// a stop: after a crash (ErrBreakerRestarted) they carry over to the next
+// breaker, so their targets' answers still reach their callers; otherwise
+// each is answered with err.
 func (b *breaker) stop(err error) {
 	b.stopped = true
 	b.cfg.Cell.admitting(nil, nil) // callers post their calls from now on
@@ -183,8 +195,7 @@ func (b *breaker) stop(err error) {
 	} else {
 		for _, c := range b.inflight {
 			c.index = -1
-			c.abandon()
-			c.ctx.cancel(context.Canceled)
+			c.abandon(context.Canceled)
 			c.Settle(Result{Err: err})
 		}
 		b.cfg.settleAdmitted(err)
@@ -199,9 +210,8 @@ func (b *breaker) stop(err error) {
 func (b *breaker) admit(ctx actor.Context, c *Call) {
 	if c.admittedIn != nil {
 		// Its caller admitted it, but the circuit moved before its target
-		// ran (Call.Redirect): admitted here after all, it is the breaker's
-		// — unless its end was taken meanwhile (its deadline, its caller's
-		// withdrawal), which answered and counted it.
+		// ran (Call.Redirect): it is the breaker's now, unless its end was
+		// taken meanwhile (its deadline, its withdrawal).
 		c.admittedIn = nil
 		if !c.over.CompareAndSwap(endOpen, endTaken) {
 			return
@@ -211,9 +221,8 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 	now := c.now()
 	b.lastActive = monoOf(now)
 	if !now.Before(c.Deadline) {
-		// Its deadline passed while it waited in the mailbox: the target was
-		// never asked, so it counts neither way.
-		b.count(tCanceled, now, 0, false)
+		// Its deadline passed in the mailbox: never asked, it counts neither way.
+		b.count(state.TallyCanceled, now, 0, unmeasured)
 		c.Settle(Result{Err: errs.ErrTimeout})
 		return
 	}
@@ -224,18 +233,16 @@ func (b *breaker) admit(ctx actor.Context, c *Call) {
 			b.forward(ctx, c, e.Gen, now)
 		case state.Reject:
 			b.publishRejecting()
-			b.count(tRejected, now, 0, false)
+			b.count(state.TallyRejected, now, 0, unmeasured)
 			c.Settle(Result{Err: b.cfg.Cell.openError()})
 		}
 	}
 	b.publishRejecting()
 }
 
-// publishRejecting lets callers fail fast, without a message, while the
-// breaker would reject them anyway: it publishes the OpenError they get, one
-// per open period, so a flood of rejections allocates nothing. Every turn
-// that may change the circuit ends here, so it publishes whether the
-// circuit is quiet too (publishQuiet).
+// publishRejecting publishes the OpenError callers fail fast with while
+// the breaker would reject them, one per open period; every turn that may
+// change the circuit ends here, so it publishes its quiet too.
 func (b *breaker) publishRejecting() {
 	b.publishQuiet()
 	c, cell := &b.circuit, &b.cfg.Cell
@@ -251,9 +258,8 @@ func (b *breaker) publishRejecting() {
 		retryAt = time.Time{} // half-open: the probes decide
 	}
 	if cur != nil && b.rejectingGen == c.Gen && cur.RetryAt.Equal(retryAt) {
-		// The same open period, every move being a new generation (RetryAt
-		// alone does not tell a forced circuit from a probing one): callers
-		// keep the error they have.
+		// The same open period (every move is a new generation; RetryAt
+		// alone does not tell forced from probing): the error stands.
 		return
 	}
 	e := &errs.OpenError{Key: b.cfg.Key, RetryAt: retryAt, Cause: b.cfg.Cell.openCause()}
@@ -268,9 +274,8 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 	c.gen, c.admitted = gen, now
 	if !b.watching && b.targetIsLocal(ctx) {
 		// After a target_down the target may have been respawned: watch it
-		// again before calling it (a target still dead answers at once).
-		// A target on another node is watched again once it has answered
-		// (see complete).
+		// again first (a target still dead answers at once). One on another
+		// node is watched again once it has answered (outcome).
 		b.watch(ctx)
 	}
 	b.inflight.add(c)
@@ -279,7 +284,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 	if fn := b.cfg.Target.Func; fn != nil {
 		c.job = task.Job{
 			Ctx: c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
-			Classify: b.rules.Classify, ReplyTo: &b.cfg.Mailbox, Token: c,
+			Classify: b.rules.Classify, ReplyTo: &b.cfg.Mailbox, Call: c,
 		}
 		b.cfg.Shared.Pool.Submit(&c.job)
 		return
@@ -292,22 +297,17 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 }
 
 func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
-	c, ok := o.Token.(*Call)
+	c, ok := o.Call.(*Call)
 	if !ok {
 		return
 	}
 	if c.admittedIn != nil {
-		if b.takeEnd(c, true) != counted {
-			c.ctx.cancel(context.Canceled)
-			if c.claim() {
-				c.spent = true // its worker is done with it: its outcome is here
-				c.deliver(Result{Value: o.Value, Err: o.Err, Target: true})
-			}
+		if b.takeEnd(c, byOutcome) != counted {
+			c.conclude(Result{Value: o.Value, Err: o.Err, Target: true}, byOutcome)
 			return
 		}
 	} else if !b.inflight.remove(c) {
-		// Late (timed out, withdrawn: Settle then fails), or a call a crash
-		// left in flight before this incarnation took it over.
+		// Late (Settle then fails), or carried over a crash.
 		c.Settle(Result{Value: o.Value, Err: o.Err, Target: true})
 		return
 	}
@@ -320,93 +320,86 @@ func (b *breaker) outcome(ctx actor.Context, o *task.Completion) {
 	}
 	if kind == state.Succeeded && !b.watching && b.cfg.Target.PID != nil {
 		// A target on another node answered after a target_down: its node
-		// is back, and reachable. Watched before that, the watch can reach
-		// protoactor's endpoint of the old connection, which answers it
-		// with a Terminated at once and would open a circuit that just
-		// closed.
+		// is back (watched before, the watch could reach the old
+		// connection's endpoint, whose Terminated would open the circuit).
 		b.watch(ctx)
 	}
 	now := since(c.admitted)
 	b.lastActive = monoOf(now)
-	b.end(ctx, c, kind, false, true, Result{Value: o.Value, Err: o.Err, Target: true}, now)
+	b.end(ctx, c, kind, byOutcome, Result{Value: o.Value, Err: o.Err, Target: true}, now)
 }
 
-// end is the end of a call the breaker's table held (its target answered,
-// its deadline passed, its target died): the verdict counts in the circuit
-// — neither way if its caller withdrew it meanwhile — and then the caller
-// gets res, so a caller that has its answer sees the state it caused.
-// The statistics count it after that, in the same turn: a key cold in the
-// caches makes its caller wait for none of their memory, and a Snapshot,
-// a later turn, sees the call counted. Every place that ends a call in
-// flight ends it here.
-func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, timeout, done bool, res Result, now time.Time) {
+// How a call in flight ended (end, takeEnd).
+type endedBy uint8
+
+const (
+	byOutcome    endedBy = iota // its target's outcome, which is its answer
+	byDeadline                  // its deadline passed: a timeout
+	byTargetDown                // its actor target died
+	byWithdrawal                // its caller withdrew it
+)
+
+// end is where every call in flight ends: its verdict counts in the
+// circuit (neither way if its caller withdrew it), then the caller gets res
+// (and sees the state it caused), then the statistics count it in the same
+// turn (a key cold in the caches keeps no caller waiting for them).
+func (b *breaker) end(ctx actor.Context, c *Call, kind state.EventKind, by endedBy, res Result, now time.Time) {
 	if b.carried(c) {
 		// Admitted before a crash (Cell.orphan): its caller gets res, and it
 		// counts nowhere, as a call its caller admitted then (takeEnd).
-		c.ctx.cancel(context.Canceled)
-		if c.claim() {
-			c.spent = done
-			c.deliver(res)
-		}
+		c.conclude(res, by)
 		return
 	}
+	timeout := by == byDeadline
 	claimed := c.claim()
 	canceled := !claimed && c.wasWithdrawn()
 	if canceled {
 		kind = state.Ignored
 	}
 	d := now.Sub(c.admitted)
-	t, measured := b.tallyEnd(kind, canceled, timeout, res.Err, d)
+	t, timed := b.tallyEnd(kind, canceled, timeout, res.Err, d)
 	if kind != state.Succeeded || !b.circuit.Quiet() {
 		b.step(ctx, state.Event{Kind: kind, Gen: c.gen, Duration: d, Timeout: timeout, Rand: rand.Float64()}, now)
 	}
-	// A function target's context ends with its call (what it started
-	// with the context is told to stop); it is the call's alone.
-	c.ctx.cancel(context.Canceled)
+	// A function target's context ends with its call; the answer is the
+	// last touch of c (its caller may reuse it then, if spent).
+	c.ctx.Cancel(context.Canceled)
 	if claimed {
-		// The last touch of c (and of its target's completion, which lives
-		// in c): once answered, the caller may reuse the call of a target
-		// done with it (done: its outcome is the answer).
-		c.spent = done
+		c.spent = by == byOutcome
 		c.deliver(res)
 	}
-	b.count(t, now, d, measured)
+	b.count(t, now, d, timed)
 }
 
-// carried reports whether the breaker's table holds c for an earlier
-// incarnation, which crashed.
+// carried reports whether c was admitted by an earlier incarnation.
 func (b *breaker) carried(c *Call) bool { return c.gen.Incarnation != b.circuit.Gen.Incarnation }
 
 func (b *breaker) withdraw(ctx actor.Context, c *Call) {
 	if c.admittedIn != nil {
-		switch b.takeEnd(c, false) {
+		switch b.takeEnd(c, byWithdrawal) {
 		case again:
 			return
 		case uncounted: // of an earlier incarnation: it counts nowhere, but its ask ends
-			c.abandon()
-			c.ctx.cancel(context.Canceled)
+			c.abandon(context.Canceled)
 			return
 		}
 	} else if !b.inflight.remove(c) {
 		return
 	} else if b.carried(c) { // carried over a crash: it counts nowhere (see end)
 		b.lastActive = monoOf(time.Now()) // but it is the key's activity (takeEnd)
-		c.abandon()
-		c.ctx.cancel(context.Canceled)
+		c.abandon(context.Canceled)
 		return
 	}
-	c.abandon()
-	c.ctx.cancel(context.Canceled)
+	c.abandon(context.Canceled)
 	now := time.Now()
 	b.lastActive = monoOf(now)
-	b.count(tCanceled, now, 0, false)
+	b.count(state.TallyCanceled, now, 0, unmeasured)
 	b.step(ctx, state.Event{Kind: state.Ignored, Gen: c.gen}, now)
 }
 
-// step feeds ev to the circuit and carries out the effects. Its moves are
-// announced last, once callers see all of the new state, its rejection
-// too: a subscriber that calls the key as soon as it hears "closed" is
-// admitted, and one that hears "open" is refused.
+// step feeds ev to the circuit and carries out the effects, announcing its
+// moves last, once callers see all of the new state: a subscriber that
+// calls the key as soon as it hears "closed" is admitted.
 func (b *breaker) step(ctx actor.Context, ev state.Event, now time.Time) {
 	var buf [4]state.Effect
 	effects := b.circuit.Apply(ev, now, buf[:0])

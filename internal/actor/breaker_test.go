@@ -108,7 +108,7 @@ func (r *rig) call(msg any) Result { return answer(r.send(msg)) }
 // answer waits for c's answer.
 func answer(c *Call) Result {
 	for range c.signal {
-		if got, res, _ := c.take(); got == gotAnswer {
+		if ask, res := c.take(); ask == nil {
 			return res
 		}
 	}
@@ -118,7 +118,7 @@ func answer(c *Call) Result {
 func (r *rig) snapshot() Snapshot {
 	s := r.fullSnapshot()
 	// the tests compare the rest (fullSnapshot has all)
-	s.Key, s.Rules, s.Stats, s.Since, s.Reason = "", nil, Stats{}, time.Time{}, state.ReasonNone
+	s.Key, s.Rules, s.Stats, s.Since, s.Reason = "", nil, state.Stats{}, time.Time{}, state.ReasonNone
 	return s
 }
 

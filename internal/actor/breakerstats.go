@@ -6,18 +6,27 @@ import (
 	"time"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/internal/timers"
 	"github.com/tripwire-go/tripwire/state"
 )
 
-// count records one call of kind t in the key's statistics.
-func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) {
+// Whether a call's latency counts in its key's statistics (count): not
+// for a call its target did not run, nor for one its caller withdrew.
+const (
+	unmeasured = false
+	measured   = true
+)
+
+// count records one call that ended as t in the key's statistics, and its
+// latency d if timed.
+func (b *breaker) count(t state.Tally, now time.Time, d time.Duration, timed bool) {
 	cell := &b.cfg.Cell
 	s, w := cell.window(now)
-	n := s.record(w, t, now, d, measured, cell)
+	n := s.record(w, t, now, d, timed, cell)
 	// (An actor target's key with a classifier of its own classifies its
 	// replies on a worker, which then posts them: it takes no lane.)
-	if t == tSuccess && n >= hotCalls && (b.cfg.Target.Func != nil || b.rules.Classify == nil) && cell.hot.Load() == nil {
-		cell.hot.Store(newHotLane(w.origin)) // hot: its workers count its successes from now on
+	if t == state.TallySuccess && n >= hotCalls && (b.cfg.Target.Func != nil || b.rules.Classify == nil) && cell.hot.Load() == nil {
+		cell.hot.Store(newHotLane(w.Origin())) // hot: its workers count its successes from now on
 	}
 	if !b.draining {
 		b.armDrain()
@@ -25,41 +34,35 @@ func (b *breaker) count(t tally, now time.Time, d time.Duration, measured bool) 
 }
 
 // tallyEnd is how the statistics count the end of a call the target ran,
-// as the circuit will count it: the tally, and whether its latency counts
-// (not for a call its caller withdrew). It records the call's failure, if
-// any, as the one that may open the circuit: the call's error, or
-// ErrSlowCall for a success slower than SlowCall. The breaker counts the
-// tally once the caller has its answer (see end).
-func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err error, d time.Duration) (t tally, measured bool) {
-	t = tSuccess
+// as the circuit counts it, and whether its latency counts; it records the
+// call's failure (its error, or ErrSlowCall), which may open the circuit.
+func (b *breaker) tallyEnd(kind state.EventKind, canceled, timeout bool, err error, d time.Duration) (t state.Tally, timed bool) {
+	t = state.TallySuccess
 	var cause error
 	switch {
 	case canceled:
-		return tCanceled, false
+		return state.TallyCanceled, unmeasured
 	case kind == state.Ignored && timeout:
-		return tCanceled, false // its target was never asked (see deadlineKind)
+		return state.TallyCanceled, unmeasured // its target was never asked (see deadlineKind)
 	case kind == state.Ignored:
-		t = tIgnored
+		t = state.TallyIgnored
 	case kind == state.Failed:
-		t, cause = tFailure, err
+		t, cause = state.TallyFailure, err
 		if timeout || errors.Is(err, errs.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
-			t = tTimeout
+			t = state.TallyTimeout
 		}
 	case b.rules.Circuit.SlowCall > 0 && d > b.rules.Circuit.SlowCall:
-		t, cause = tFailure, errs.ErrSlowCall
+		t, cause = state.TallyFailure, errs.ErrSlowCall
 	}
 	if cause != nil {
 		b.cfg.Cell.failed(cause)
 	}
-	return t, true
+	return t, measured
 }
 
-// deadlineKind is how a call the target may not have run ends at its
-// deadline: a failure (a timeout) — unless it was a function target's call
-// whose worker had not started the target by then, which is ignored: the
-// process gave the worker no core in time, which says nothing of the
-// target (task.Job.Unstarted); the statistics count it with the calls
-// whose deadline passed before the target was asked, in Canceled.
+// deadlineKind is how a call ends at its deadline: a failure (a timeout),
+// or ignored if its function target never started (the process gave its
+// worker no core in time: task.Job.Unstarted), which counts in Canceled.
 func (b *breaker) deadlineKind(c *Call) state.EventKind {
 	if b.cfg.Target.Func != nil && c.job.Unstarted() {
 		return state.Ignored
@@ -68,18 +71,16 @@ func (b *breaker) deadlineKind(c *Call) state.EventKind {
 }
 
 // armDrain checks in a window's time whether the key has gone quiet, to
-// give back its window: a key called once and then left keeps only its
-// totals. The check shares the registry's idle timer.
+// give its window back (a key called once then left keeps its totals).
 func (b *breaker) armDrain() {
-	if idle := b.rules.IdleTimeout; idle > 0 && idle <= StatsWindow {
+	if idle := b.rules.IdleTimeout; idle > 0 && idle <= state.StatsWindow {
 		return // it passivates before, which frees the statistics
 	}
 	_, w := b.cfg.Cell.window(time.Now())
 	b.draining = true
 	b.drainSeq++
-	w.ticket = new(ticket)
-	w.ticket.mb.Store(&b.cfg.Mailbox)
-	b.cfg.Shared.Idle.armTicket(StatsWindow, w.ticket,
+	w.ticket = timers.NewTicket(&b.cfg.Mailbox)
+	b.cfg.Shared.Idle.ArmTicket(state.StatsWindow, w.ticket,
 		&idleCheck{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.drainSeq), drain: true})
 }
 
@@ -87,7 +88,7 @@ func (b *breaker) armDrain() {
 // breaker stops (the next one of the key arms its own).
 func (b *breaker) endDrain() {
 	if s := b.cfg.Cell.stats.Load(); s != nil && s.win != nil && s.win.ticket != nil {
-		s.win.ticket.mb.Store(nil)
+		s.win.ticket.Void()
 		s.win.ticket = nil
 	}
 }
@@ -105,10 +106,9 @@ func (b *breaker) checkDrain(m *idleCheck) {
 		b.armDrain()
 		return
 	}
-	// Only a closed key gives its window back: an open one keeps the
-	// failure that opened it (its OpenError's cause). It is not woken for
-	// it while it stays quiet: its next call, or a Snapshot or control
-	// that finds it closed, arms the check again (count, snapshot).
+	// Only a closed key gives its window back (an open one keeps its
+	// OpenError's cause); while quiet, none wakes it for that: a call, a
+	// Snapshot or a control that finds it closed arms the check again.
 	if c := &b.circuit; c.State == state.Closed && c.Forced == state.NotForced {
 		s.drop(&b.cfg.Cell)
 		if len(b.inflight) == 0 {

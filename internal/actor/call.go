@@ -16,74 +16,73 @@ import (
 // wins, so the caller gets exactly one answer.
 type Call struct {
 	// status is the call's state, whether its deadline was posted to its
-	// breaker, and its round: a reused call starts a round of its own.
-	// Reuse never writes it but to start the next round, because a
-	// caller's backstop may look at a call it watched after the call was
-	// reused (it acts only in the round it watched).
+	// breaker, and its round: moved by whoever answers, withdraws or
+	// expires the call (leave), marked posted by its backstop, and written
+	// by its caller only to start a round (begin), since a backstop may
+	// look at a call after it was reused (it acts in its round alone).
 	status atomic.Uint64
-	// signal carries at most one courier delivery and one answer, so no
-	// sender ever blocks; the values themselves are in courier and result
-	// (written before the signal, read after it).
+	// signal carries at most a courier delivery and an answer, so no
+	// sender blocks; courier and result are written before it, read after.
 	signal chan struct{}
-	// bs is its caller's backstop, the call's for its life (only its caller
-	// touches the field), and due when the backstop acts on the round in
-	// status (see backstop): written by the caller before the round starts.
+
+	// Written by its caller only: its backstop, the contexts its next uses
+	// run with (forFunc), and due, when the backstop acts on the round,
+	// written before the round starts.
 	bs   *backstop
+	ctxs []task.Context
 	due  atomic.Int64
-	ctxs []callCtx // the contexts its next uses run with (forFunc)
+
 	request
 	scratch
 }
 
-// request is a Call but its status and its channel: what Reuse resets.
+// request is what reuse resets of a Call.
 type request struct {
+	// Written by the caller before it posts or admits the call, read by
+	// whoever handles it after: ctx, a function target's (forFunc); sent,
+	// when the caller sent it (if it said); cell and limit, the
+	// MaxInFlight slot it holds (holdSlot).
 	Ctx      context.Context
 	Msg      any
 	Deadline time.Time
-
-	courier atomic.Pointer[task.Ask]
-	result  Result
-	// ctx is what a function target runs with: used by this call alone,
-	// since the target may keep it after the call (nil for an actor
-	// target's call from a Caller, which needs none).
-	ctx *callCtx
-
-	sent time.Time // when the caller sent it, if it said
-
-	// hold counts who still keeps the call in flight for MaxInFlight: its
-	// caller until it has its answer, and the target until it is done with
-	// it; the last to let go frees the key's slot (see Hold).
-	hold  atomic.Int32
-	cell  *Cell
-	limit int
-
-	// spent: answered by its breaker from its target's outcome, after
-	// which nothing but the caller refers to the call (see Reusable).
-	// Written before the answer's signal, read after it.
-	spent bool
-	// over is who took the end of a call its caller admitted (its
-	// outcome, its deadline or its withdrawal: whichever came first), so
-	// that it counts once: a breaker's turn (takeEnd), or its worker
-	// (Finish), which hands it to the outcome's turn if it cannot answer.
-	over atomic.Uint32
-
-	// Set by a caller that admits the call itself (Caller.admit): the
-	// generation of the closed circuit that admitted it (as the key's Cell
-	// published it; nil once its breaker admitted it instead), the key's
-	// mailbox, and the message its deadline posts there.
+	sent     time.Time
+	ctx      *task.Context
+	cell     *Cell
+	limit    int
+	// Written by a caller that admits the call itself (Caller.admit): the
+	// closed circuit's admission (cleared by the breaker's turn that admits
+	// the call instead: Redirect), the key's mailbox, and the message its
+	// deadline posts there.
 	admittedIn *admission
 	mb         *Mailbox
 	expiry     expiry
 
-	// owned by the breaker that admitted the call
+	// Written by the breaker that admitted the call, in its turns (or by a
+	// caller that admitted it, before it sends it): the generation, when,
+	// its place in the deadline heap, its ask (&asker while live).
 	gen      state.Gen
 	admitted time.Time
-	index    int       // position in the deadline heap
-	ask      *task.Ask // &asker while the ask is live
+	index    int
+	ask      *task.Ask
+
+	// Written by whoever answers the call (claim) before the signal, read
+	// by its caller after: the answer, and spent, set when the answer is
+	// its target's outcome and nothing else refers to the call (reusable).
+	result Result
+	spent  bool
+
+	// Written by several, atomically. courier: an actor target's answered
+	// ask, stored by the reply's goroutine (Deliver), taken by the caller.
+	// hold: the caller and the target while each keeps the call, the last
+	// to let go freeing its slot (Release). over: who took the end of a
+	// call its caller admitted, so that it counts once (takeEnd, Finish).
+	courier atomic.Pointer[task.Ask]
+	hold    atomic.Int32
+	over    atomic.Uint32
 }
 
-// scratch is what a call's ask or job is made in: each is made whole when
-// it is used (task.Ask.Start, a Job literal), so reset leaves them be.
+// scratch is where whoever starts a call's ask or job makes it, whole
+// (task.Ask.Start, a Job literal): reset leaves it be.
 type scratch struct {
 	asker task.Ask
 	job   task.Job
@@ -111,11 +110,8 @@ const (
 	roundShift = 3
 )
 
-// newCall returns a call for msg that must be answered by deadline, sent by
-// a caller that read the clock at sent (time.Now, with its monotonic
-// reading): the breaker then tells the time from sent with a monotonic read
-// only, which on some machines costs half a full clock read. A zero sent
-// makes the breaker read the clock in full.
+// newCall returns a call for msg due by deadline, sent at sent (time.Now's:
+// the breaker then reads only the monotonic clock; zero: the full clock).
 func newCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	c := &Call{signal: make(chan struct{}, signals)}
 	c.reuse(ctx, msg, deadline, sent)
@@ -123,18 +119,15 @@ func newCall(ctx context.Context, msg any, deadline, sent time.Time) *Call {
 	return c
 }
 
-// forFunc gives the call the context a function target runs with. The
-// caller does it before it posts the call. The contexts are made ctxSlab
-// at a time, one allocation for as many uses of the call: each is used
-// once, since a target may keep its context after the call (a slab is
-// collected once none of its contexts is referred to).
+// forFunc gives the call the context a function target runs with, one of
+// a slab, each used once (a target may keep its context after the call).
 func (c *Call) forFunc() {
 	if len(c.ctxs) == 0 {
-		c.ctxs = make([]callCtx, ctxSlab)
+		c.ctxs = make([]task.Context, ctxSlab)
 	}
 	x := &c.ctxs[0]
 	c.ctxs = c.ctxs[1:]
-	*x = callCtx{parent: c.Ctx, deadline: c.Deadline}
+	x.Start(c.Ctx, c.Deadline)
 	c.ctx = x
 }
 
@@ -145,9 +138,8 @@ const ctxSlab = 16
 // caller's timer to the breaker, which counts the timeout and answers it.
 type expiry struct{ call *Call }
 
-// Admitted reports, on the worker about to run the target of a call its
-// caller admitted, whether the key's circuit is still the closed one that
-// admitted it (task.Admission).
+// Admitted reports, before the target of a call its caller admitted runs,
+// whether the circuit is still the closed one that admitted it (task.Call).
 func (c *Call) Admitted() bool { return c.mb.owner.Cell.admits.Load() == c.admittedIn }
 
 // Who took the end of a call its caller admitted (Call.over).
@@ -157,16 +149,9 @@ const (
 	endHanded               // its worker, for the turn of its outcome (takeEnd)
 )
 
-// Finish takes a target's outcome where it arrives — a function target's
-// on its worker, an actor target's reply on its caller — without a turn
-// of the key's breaker, when that turn would only count it and answer (see
-// hotlane.go): a success of a call its caller admitted, on a key with a
-// hot lane, whose circuit is still the closed one that admitted it and
-// quiet (Circuit.Quiet: a success changes nothing in it), answered by
-// nobody else yet (task.Admission). Otherwise it reports false, and the
-// worker or the caller posts the outcome. A success counts once the
-// breaker's Quiet is published, as if it had ended before a failure that
-// the breaker is counting meanwhile.
+// Finish takes, where it arrives, a hot key's success of a call its caller
+// admitted, while the closed circuit that admitted it is quiet, without a
+// turn of the breaker (hotlane.go); otherwise false: it is posted.
 func (c *Call) Finish(o *task.Completion) bool {
 	if o.Failed || o.Ignored || c.admittedIn == nil {
 		return false
@@ -192,25 +177,21 @@ func (c *Call) Finish(o *task.Completion) bool {
 	sh.count(sl, now, now.Sub(c.admitted))
 	sl.done()
 	c.over.Store(endTaken)
-	c.ctx.cancel(context.Canceled)
+	c.ctx.Cancel(context.Canceled)
 	c.spent = true // its worker is done with it: its outcome is the answer
 	c.deliver(Result{Value: o.Value, Err: o.Err, Target: true})
 	return true
 }
 
-// Redirect hands a call whose circuit moved between its caller's admission
-// and its worker to the key's breaker, which admits it as it admits any
-// other (task.Admission): the target has not run.
+// Redirect hands a call whose circuit moved before its target ran to the
+// key's breaker, which admits it as any other (task.Call).
 func (c *Call) Redirect() {
 	c.Release() // the target's hold: the breaker takes it again if it forwards
 	c.mb.PostUserMessage(c)
 }
 
-// holdSlot makes the call occupy one of cell's MaxInFlight slots (limit, as
-// Cell.Admit counted it) until both its caller has released it and its
-// target is done with it: a target that outlives its call's answer (a crash
-// of the breaker, a deadline the target ignores) keeps its slot, so the calls
-// running in a target never exceed MaxInFlight.
+// holdSlot makes the call hold one of cell's MaxInFlight slots (limit)
+// until its caller and its target are both done with it.
 func (c *Call) holdSlot(cell *Cell, limit int) {
 	if limit > 0 {
 		c.cell, c.limit = cell, limit
@@ -218,8 +199,7 @@ func (c *Call) holdSlot(cell *Cell, limit int) {
 	}
 }
 
-// Release lets go of the call, once by its caller after the answer and once
-// by the data plane when the target is done with it (task.Releaser).
+// Release lets go of the call: its caller's hold or its target's (task.Call).
 func (c *Call) Release() {
 	if c.cell != nil && c.hold.Add(-1) == 0 {
 		c.cell.Done(c.limit)
@@ -233,14 +213,8 @@ func (c *Call) engage() {
 	}
 }
 
-// reusable reports, once the caller has taken the answer, whether nothing
-// but the caller refers to c any more, so that Reuse may ready it for
-// another request: its breaker answered it from its target's outcome — an
-// actor target's reply (the breaker's table and the reply router have let
-// go of it, and the target was given a sender PID of the ask's own) or a
-// function target's return (its worker has let go of it, and the context
-// the target may keep is an allocation of its own) — and its channel is
-// drained.
+// reusable reports, once the caller has its answer, whether nothing else
+// refers to c: the answer was its target's outcome, and the channel is drained.
 func (c *Call) reusable() bool {
 	return c.spent && len(c.signal) == 0 && c.status.Load()&posted == 0
 }
@@ -258,11 +232,8 @@ func (c *Call) reset(ctx context.Context, msg any, deadline, sent time.Time) {
 	c.request = request{Ctx: ctx, Msg: msg, Deadline: deadline, sent: sent, index: -1}
 }
 
-// begin starts the call's next round, which its backstop acts on at due
-// (Caller.dueOf). due is written first, so that the backstop, reading the
-// round and then when it is due, never takes an earlier round's due for
-// it, and everything the caller wrote before begin (the request, its
-// admission) is there for the backstop that sees the round.
+// begin starts the call's next round, due at due (Caller.dueOf), written
+// first: a backstop that sees the round sees it, and all written before.
 func (c *Call) begin(due int64) {
 	c.due.Store(due)
 	c.status.Store((c.round() + 1) << roundShift)
@@ -271,12 +242,16 @@ func (c *Call) begin(due int64) {
 // round is the call's round, as its caller reads it.
 func (c *Call) round() uint64 { return c.status.Load() >> roundShift }
 
-// leave moves a pending call to state to, in round r only unless any; it
-// reports whether it did.
-func (c *Call) leave(to, r uint64, any bool) bool {
+// anyRound is the round leave and expire are given to act in whichever
+// round the call is in: no round is ever numbered so.
+const anyRound = ^uint64(0)
+
+// leave moves a pending call to state to, in round r only (or anyRound);
+// it reports whether it did.
+func (c *Call) leave(to, r uint64) bool {
 	for {
 		s := c.status.Load()
-		if s&stateBits != pending || (!any && s>>roundShift != r) {
+		if s&stateBits != pending || (r != anyRound && s>>roundShift != r) {
 			return false
 		}
 		if c.status.CompareAndSwap(s, s&^stateBits|to) {
@@ -285,9 +260,8 @@ func (c *Call) leave(to, r uint64, any bool) bool {
 	}
 }
 
-// post marks a call pending in round r as having its deadline posted to
-// its breaker (its caller then never reuses it); it fails if the call has
-// been answered, reused, or marked already.
+// post marks a call pending in round r as posted to its breaker (it is
+// then never reused); false if it has an answer, another round, or the mark.
 func (c *Call) post(r uint64) bool {
 	for {
 		s := c.status.Load()
@@ -308,52 +282,33 @@ func (c *Call) now() time.Time {
 	return since(c.sent)
 }
 
-// since is now, as t plus the monotonic time elapsed since t: one monotonic
-// clock read instead of a wall and a monotonic one. t must carry a
-// monotonic reading (it came from time.Now).
+// since is now, as t (with a monotonic reading) plus the monotonic time
+// since: one clock read instead of two.
 func since(t time.Time) time.Time { return t.Add(time.Since(t)) }
 
-// signals is the room in a call's channel: a courier delivery and the
-// answer, so that no sender ever blocks.
+// signals is the room in a call's channel: a courier delivery and the answer.
 const signals = 2
 
-// signaled receives once for a courier outcome and once for the answer; after
-// each receive, Take says which it was.
-func (c *Call) signaled() <-chan struct{} { return c.signal }
-
-// got is what one receive from Signal brought.
-type got int
-
-const (
-	// gotAnswer: the call's answer.
-	gotAnswer got = iota
-	// reply: the answered ask of an actor target, whose Completion the
-	// caller must post to its key's mailbox.
-	reply
-)
-
-// take returns, after a receive from Signal, what that receive brought: the
-// call's answer, or the ask of an actor target whose Completion the caller must
-// post to its key's mailbox.
-func (c *Call) take() (got got, answer Result, courier *task.Ask) {
-	if o := c.courier.Swap(nil); o != nil {
-		return reply, Result{}, o
+// take returns what a receive from the signal brought: an actor target's
+// answered ask, whose Completion the caller posts, or (nil) the answer.
+func (c *Call) take() (*task.Ask, Result) {
+	if a := c.courier.Swap(nil); a != nil {
+		return a, Result{}
 	}
-	return gotAnswer, c.result, nil
+	return nil, c.result
 }
 
 // Owner is the key's mailbox for a call its caller admitted, whose ask
-// a breaker finds among the router's waiting asks (task.Owned), else nil.
-func (c *Call) Owner() any {
+// a breaker finds among the router's waiting asks (task.Call), else nil.
+func (c *Call) Owner() task.Inbox {
 	if c.mb == nil {
 		return nil
 	}
 	return c.mb
 }
 
-// Deliver hands the answered ask of an actor target to the caller, whose
-// goroutine then makes its Completion and sends it to the breaker; it runs at
-// most once per call.
+// Deliver hands an actor target's answered ask to the caller, which makes
+// its Completion and posts it; at most once a call.
 func (c *Call) Deliver(a *task.Ask) {
 	c.courier.Store(a)
 	c.signal <- struct{}{}
@@ -369,10 +324,19 @@ func (c *Call) Settle(r Result) bool {
 	return true
 }
 
-// claim reserves the right to answer the call; whoever claims it must
-// deliver. The breaker claims, updates and publishes the circuit, then
-// delivers, so a caller that got its answer sees the state it caused.
-func (c *Call) claim() bool { return c.leave(settled, 0, true) }
+// conclude ends the call's target context and answers it with res, unless
+// it has an answer; ended by its outcome, it is spent (reusable).
+func (c *Call) conclude(res Result, by endedBy) {
+	c.ctx.Cancel(context.Canceled)
+	if c.claim() {
+		c.spent = by == byOutcome
+		c.deliver(res)
+	}
+}
+
+// claim reserves the right to answer the call, for whoever claims it to
+// deliver (a breaker publishes the circuit between the two).
+func (c *Call) claim() bool { return c.leave(settled, anyRound) }
 
 func (c *Call) deliver(r Result) {
 	c.result = r
@@ -382,38 +346,35 @@ func (c *Call) deliver(r Result) {
 	c.signal <- struct{}{}
 }
 
-// withdraw marks the call as abandoned by a caller whose context was
-// cancelled, and cancels the target's context. It fails if an answer was
-// already given.
+// withdraw marks the call abandoned by a caller whose context was
+// cancelled, and cancels the target's; false if it has an answer.
 func (c *Call) withdraw() bool {
-	if !c.leave(withdrawn, 0, true) {
+	if !c.leave(withdrawn, anyRound) {
 		return false
 	}
-	c.ctx.cancel(context.Canceled)
+	c.ctx.Cancel(context.Canceled)
 	return true
 }
 
-// expireWith marks the call as given up by its caller at deadline plus grace,
-// and answers it with err. It fails if an answer was already given.
-func (c *Call) expireWith(err error) bool { return c.expire(err, 0, true) }
-
-// expire is Expire in round r only, unless any.
-func (c *Call) expire(err error, r uint64, any bool) bool {
-	if !c.leave(expired, r, any) {
+// expire answers the call with err, given up by its caller at its
+// deadline plus grace, in round r (or anyRound); false if it has an answer.
+func (c *Call) expire(err error, r uint64) bool {
+	if !c.leave(expired, r) {
 		return false
 	}
-	c.ctx.cancel(context.DeadlineExceeded)
+	c.ctx.Cancel(context.DeadlineExceeded)
 	c.deliver(Result{Err: err})
 	return true
 }
 
-// abandon frees what the data plane holds for the call's ask; a late reply
-// is then ignored.
-func (c *Call) abandon() {
+// abandon lets go of the call's ask (a late reply is then ignored) and
+// ends its target's context with cause.
+func (c *Call) abandon(cause error) {
 	if c.ask != nil {
 		c.ask.Abandon()
 		c.ask = nil
 	}
+	c.ctx.Cancel(cause)
 }
 
 // wasWithdrawn reports whether the caller withdrew the call (it then counts

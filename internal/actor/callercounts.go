@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"slices"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -66,14 +67,13 @@ func (c *Cell) openError() *errs.OpenError {
 	return nil
 }
 
-// Rejecting reports whether the key's callers answer calls with
-// Rejection now.
+// Rejecting reports whether the key's callers answer calls themselves now.
 func (c *Cell) Rejecting() bool { return c.rejection.Load() != nil }
 
-// Reject is Rejection for a caller that answers itself with the error: it
-// counts the rejection in the key's statistics, on the Cell's own line (a
-// cold key's open path reads nothing more), and once callers on several
-// cores contend for that line, on stripes.
+// Reject is the OpenError for a caller that answers itself with it, if the
+// circuit rejects: it counts the rejection on the Cell's own line (a cold
+// key's open path reads nothing more), or on stripes once callers on
+// several cores contend for that line.
 func (c *Cell) Reject() *errs.OpenError {
 	r := c.rejection.Load()
 	if r == nil {
@@ -138,20 +138,11 @@ func (c *Cell) callerCounts(w *statsWindow) (rej, ovl uint64) {
 // learnStripes adds the current open period's stripes, if new, to those
 // the window counts.
 func (c *Cell) learnStripes(w *statsWindow) {
-	r := c.rejection.Load()
-	if r == nil {
-		return
-	}
-	sp := r.stripes.Load()
-	if sp == nil {
-		return
-	}
-	for _, known := range w.spills {
-		if known == sp {
-			return
+	if r := c.rejection.Load(); r != nil {
+		if sp := r.stripes.Load(); sp != nil && !slices.Contains(w.spills, sp) {
+			w.spills = append(w.spills, sp)
 		}
 	}
-	w.spills = append(w.spills, sp)
 }
 
 // publishRejecting installs the error of a new open period (nil: the

@@ -9,51 +9,52 @@ import (
 	"github.com/tripwire-go/tripwire/state"
 )
 
-// Cell is the part of a key's breaker that outlives its incarnations: the
-// state it publishes for lock-free fast-fail, the restart count, and the error
-// its pending calls get if it is stopped. Its zero value publishes Closed.
+// Cell is the part of a key's breaker that outlives its incarnations: what
+// callers read to fail fast, the restarts, the error pending calls get if it
+// stops. Its zero value publishes Closed. Its fields are grouped by writer,
+// what every call touches first (rejection) and last (admission).
 type Cell struct {
-	state atomic.Int32
-	// Naps counts the key's passivations; only the supervisor uses it.
-	Naps      uint32
+	// Published by the running breaker, read by callers without a message.
+	// flags has other writers: flagPassivated the supervisor too (Wake),
+	// flagFlood callers too (rejectContended).
+	state     atomic.Int32
+	flags     atomic.Uint32
 	rejection atomic.Pointer[rejecting]
-	inflight  atomic.Int32 // MaxInFlight is at most math.MaxInt32
-	// announced is the restarts the key's breakers have published as
-	// transitions; only they touch it, in their turns.
-	announced uint32
-	flags     atomic.Uint32 // flagPassivated, flagFlood, flagWindow
-	// Made is set for a key the registry's factory made; it is set before
-	// the key is registered and never changed.
-	Made        bool
-	restarts    atomic.Int32
+
+	// Added to by callers (Admit), taken off by whoever lets go of a call
+	// last (Call.Release); MaxInFlight is at most math.MaxInt32.
+	inflight atomic.Int32
+
+	// Written by the supervisor: passivations (its alone) and restarts.
+	Naps     uint32
+	restarts atomic.Int32
+
+	// Written by the registry: Made (by its factory) before the key is
+	// registered, stopErr by Retire.
+	Made    bool
+	stopErr atomic.Pointer[error]
+
+	// Written by the key's breakers in their turns: its incarnation, the
+	// restarts announced, the statistics (nil until any), and the calls a
+	// crashed breaker had in flight (adopt, or settleOrphans if none follows).
 	incarnation atomic.Uint32
-	stopErr     atomic.Pointer[error]
-	// orphans are the calls a crashed breaker had in flight, handed to the
-	// breaker that follows it (see SettleOrphans).
-	orphans atomic.Pointer[[]*Call]
-	// stats are the key's statistics (nil until it has any): its callers
-	// count what they answer themselves, its breaker the rest.
-	stats atomic.Pointer[keyStats]
-	// overloaded counts the calls its callers refused for MaxInFlight;
-	// it outlives stats, which fold it in.
+	announced   uint32
+	stats       atomic.Pointer[keyStats]
+	orphans     atomic.Pointer[[]*Call]
+
+	// Added to by callers, folded into stats by the breaker: the calls they
+	// rejected (until the key is flooded: Reject) and refused for MaxInFlight.
+	rejected   atomic.Uint64
 	overloaded atomic.Uint64
-	// rejected counts the calls its callers answered with the circuit's
-	// OpenError (until the key is flooded: see Reject).
-	rejected atomic.Uint64
-	// admits is the closed circuit of the running breaker, whose callers
-	// then admit their calls themselves (nil: they post them to the
-	// breaker). A new one per closed period, so a worker tells a call
-	// admitted in an earlier one.
-	admits atomic.Pointer[admission]
-	// admitted counts the calls its callers admitted (they add), ended
-	// those of them whose end a breaker has taken (in its turns only): the
-	// difference, modulo 2^32, is in flight. Last in the Cell, away from
-	// the state every caller reads: every admission writes admitted.
+
+	// The closed circuit's admission (one per closed period; nil: callers
+	// post their calls) and a hot key's lane, published by the running
+	// breaker; callers add to admitted, its turns to ended: the difference,
+	// modulo 2^32, is in flight.
+	admits   atomic.Pointer[admission]
+	hot      atomic.Pointer[hotLane]
 	admitted atomic.Uint32
 	ended    uint32
-	// hot counts the successes of a hot key on its workers (hotlane.go);
-	// nil but while a key that has a window is hot.
-	hot atomic.Pointer[hotLane]
 }
 
 // admission is a closed circuit whose callers admit their calls: its
@@ -63,9 +64,8 @@ type admission struct {
 	send *task.Sender
 }
 
-// admitting publishes whether callers admit calls themselves, in the
-// closed circuit of generation g (nil: they do not), sending asks through
-// send; only the running breaker and its mailbox's turns call it.
+// admitting publishes whether callers admit calls themselves, in the closed
+// circuit of generation g (nil: no), sending asks through send.
 func (c *Cell) admitting(g *state.Gen, send *task.Sender) {
 	cur := c.admits.Load()
 	switch {
@@ -104,15 +104,15 @@ func (c *Cell) Restarts() int { return int(c.restarts.Load()) }
 // AddRestart counts one crash-restart; only the supervisor calls it.
 func (c *Cell) AddRestart() int64 { return int64(c.restarts.Add(1)) }
 
-// Retire makes every call pending when the breaker next stops fail with err
-// instead of ErrBreakerRestarted. Unregister and Shutdown call it first.
+// Retire makes the calls pending when the breaker next stops fail with err,
+// not ErrBreakerRestarted (Unregister, Shutdown).
 func (c *Cell) Retire(err error) { c.stopErr.Store(&err) }
 
 // retired reports whether the key is going away (Retire was called).
 func (c *Cell) retired() bool { return c.stopErr.Load() != nil }
 
-// Admit counts a call in flight unless max (> 0) are already; Done uncounts
-// it. With max 0 nothing is counted.
+// Admit counts a call in flight unless max (> 0, else nothing is counted)
+// are already.
 func (c *Cell) Admit(max int) bool {
 	if max <= 0 {
 		return true
@@ -135,8 +135,7 @@ func (c *Cell) publish(s state.State) { c.state.Store(int32(s)) }
 
 func (c *Cell) nextIncarnation() uint64 { return uint64(c.incarnation.Add(1)) }
 
-// Passivated reports whether the breaker stopped itself for being idle; the
-// supervisor then leaves the key without a breaker until a call wakes it.
+// Passivated reports whether the breaker stopped itself for being idle.
 func (c *Cell) Passivated() bool { return c.flags.Load()&flagPassivated != 0 }
 
 // Wake clears Passivated before a new breaker starts.
@@ -150,10 +149,8 @@ func (c *Cell) StopError() error {
 	return errs.ErrBreakerRestarted
 }
 
-// orphan hands the calls in flight of a breaker that crashed to the breaker
-// that follows it: their targets are still running, and their answers still
-// reach their callers (their outcomes no longer count: they were admitted in
-// an earlier incarnation). Nothing is lost by a crash but the counting.
+// orphan hands the calls in flight of a crashed breaker to the next, whose
+// answers still reach their callers, counting nowhere.
 func (c *Cell) orphan(calls []*Call) {
 	if len(calls) > 0 {
 		c.orphans.Store(&calls)
@@ -169,12 +166,10 @@ func (c *Cell) adopt() []*Call {
 }
 
 // settleOrphans answers with err the calls a crashed breaker left in flight
-// when no breaker follows it (the key was unregistered, or the registry
-// shut down meanwhile). Only the supervisor calls it.
+// when no breaker follows it (the key went away meanwhile); the supervisor's.
 func (c *Cell) settleOrphans(err error) {
 	for _, call := range c.adopt() {
-		call.abandon()
-		call.ctx.cancel(context.Canceled)
+		call.abandon(context.Canceled)
 		call.Settle(Result{Err: err})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tripwire-go/tripwire/internal/task"
+	"github.com/tripwire-go/tripwire/internal/timers"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -44,16 +45,15 @@ type Shared struct {
 	Logger *zap.Logger
 	// Listener, if set, is told of every transition.
 	Listener Listener
-	// Idle arms the breakers' idle checks.
-	Idle IdleTimers
+	// Idle arms the breakers' idle checks, deadline ticks and drain checks.
+	Idle timers.Timers[Mailbox, *Mailbox]
 	// Wake is called when something is posted to a passivated key: it is
 	// to start a breaker for it (see Mailbox.Passivate).
 	Wake func(*Config)
 }
 
-// Rules are a key's settings. They are immutable, so keys with the same
-// settings can share one Rules (a factory's keys usually do); Update
-// replaces a key's Rules as a whole.
+// Rules are a key's settings: immutable, so keys with the same settings
+// share one Rules (a factory's usually do); Update replaces them whole.
 type Rules struct {
 	Circuit     state.Settings
 	CallTimeout time.Duration
@@ -75,10 +75,8 @@ type Rules struct {
 	IdleTimeout time.Duration
 }
 
-// Config is one key: everything its breakers need, the state that outlives
-// them (Cell) and its mailbox. It is shared by all incarnations of the
-// key's breaker, and it is the whole of a passivated key, so it holds
-// nothing that could be shared between keys.
+// Config is one key: what its breakers need, the state that outlives them
+// (Cell) and its mailbox; the whole of a passivated key.
 type Config struct {
 	Key    string
 	Target Callee
@@ -86,8 +84,7 @@ type Config struct {
 	rules  atomic.Pointer[Rules]
 	meter  atomic.Pointer[Meter] // nil until the metrics count something (see Meter)
 	Cell   Cell
-	// Mailbox is the key's: every call, outcome and request for the key is
-	// posted to it, whichever breaker serves the key (see Mailbox).
+	// Mailbox takes every call, outcome and request for the key.
 	Mailbox Mailbox
 }
 
@@ -115,3 +112,40 @@ func (c *Config) Limits() (callTimeout time.Duration, maxInFlight int) {
 	r := c.rules.Load()
 	return r.CallTimeout, r.MaxInFlight
 }
+
+// Listener is told what breakers do, after the fact, on a breaker's or the
+// supervisor's turn: it must only hand off.
+type Listener interface {
+	Transitioned(state.Transition)
+	Restarted(key string, panicValue any)
+}
+
+// MeterOutcomes is how many outcomes the metrics count a call under
+// (observe.Label), MeterStates how many states a transition goes between.
+const (
+	MeterOutcomes = 5
+	MeterStates   = 3
+)
+
+// Meter is what the OpenTelemetry metrics count of one key, made on its
+// first count: calls and the time callers spent in them by outcome,
+// transitions by from and to, restarts. Its key's Config holds it, so its
+// counts go with the key.
+type Meter struct {
+	Calls       [MeterOutcomes]atomic.Int64
+	Nanos       [MeterOutcomes]atomic.Int64
+	Restarts    atomic.Int64
+	Transitions atomic.Pointer[[MeterStates][MeterStates]atomic.Int64] // [from][to], by state.State
+}
+
+// Meter returns the key's Meter, made now if it has none.
+func (c *Config) Meter() *Meter {
+	if m := c.meter.Load(); m != nil {
+		return m
+	}
+	c.meter.CompareAndSwap(nil, new(Meter))
+	return c.meter.Load()
+}
+
+// Metered returns the key's Meter, or nil if nothing was counted.
+func (c *Config) Metered() *Meter { return c.meter.Load() }

@@ -36,25 +36,25 @@ func TestAQuietKeyThatIsNotClosedIsNotWokenForItsWindow(t *testing.T) {
 				// Given a key that is not closed (or not by itself), quiet
 				// since its last call
 				c.hold(r)
-				require.NotZero(t, r.cfg.Shared.Idle.len(), "the check of its window is armed")
+				require.NotZero(t, r.cfg.Shared.Idle.Len(), "the check of its window is armed")
 
 				// When it stays so for a day
 				// Then once its calls' deadline ticks (callTimeout) are
 				// gone, nothing is armed to wake it
 				for range 2 {
-					time.Sleep(callTimeout + StatsWindow)
+					time.Sleep(callTimeout + state.StatsWindow)
 					synctest.Wait()
-					require.Zero(t, r.cfg.Shared.Idle.len(), "a quiet key that is not closed is woken for its window")
+					require.Zero(t, r.cfg.Shared.Idle.Len(), "a quiet key that is not closed is woken for its window")
 				}
 				time.Sleep(24 * time.Hour)
 				synctest.Wait()
-				require.Zero(t, r.cfg.Shared.Idle.len())
+				require.Zero(t, r.cfg.Shared.Idle.Len())
 				// And it keeps its window
 				require.NotZero(t, r.cfg.Cell.flags.Load()&flagWindow, "its window was given back")
 
 				// And once closed, it gives its window back a window later
 				r.control(state.Reset)
-				time.Sleep(StatsWindow + time.Second)
+				time.Sleep(state.StatsWindow + time.Second)
 				synctest.Wait()
 				require.Zero(t, r.cfg.Cell.flags.Load()&flagWindow, "its window was not given back")
 				require.NotZero(t, r.fullSnapshot().Stats.Total.Calls)

@@ -7,11 +7,11 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/tripwire-go/tripwire/internal/errs"
+	"github.com/tripwire-go/tripwire/internal/timers"
 )
 
-// expire answers every call whose deadline has passed with ErrTimeout and
-// counts it as a failure (or, if its target never started, neither way: see
-// deadlineKind).
+// expire answers every call whose deadline passed with ErrTimeout, a
+// failure (or, if its target never started, neither way: deadlineKind).
 func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 	if t.incarnation != b.circuit.Gen.Incarnation || t.seq != uint64(b.tickSeq) {
 		return
@@ -22,9 +22,8 @@ func (b *breaker) expire(ctx actor.Context, t *deadlineTick) {
 	for c := b.inflight.earliest(); c != nil && !now.Before(c.Deadline); c = b.inflight.earliest() {
 		expired = true
 		b.inflight.remove(c)
-		c.abandon()
-		c.ctx.cancel(context.DeadlineExceeded)
-		b.end(ctx, c, b.deadlineKind(c), true, false, Result{Err: errs.ErrTimeout}, now)
+		c.abandon(context.DeadlineExceeded)
+		b.end(ctx, c, b.deadlineKind(c), byDeadline, Result{Err: errs.ErrTimeout}, now)
 	}
 	if expired {
 		b.lastActive = monoOf(now)
@@ -42,18 +41,15 @@ func (b *breaker) armTick(ctx actor.Context, now time.Time) {
 	b.tickSeq++
 	b.tickAt, b.ticking = monoOf(c.Deadline), true
 	if b.tick == nil {
-		b.tick = new(ticket)
-		b.tick.mb.Store(&b.cfg.Mailbox)
+		b.tick = timers.NewTicket(&b.cfg.Mailbox)
 	}
-	// On the registry's shared timer, through the incarnation's ticket: a
-	// stopped breaker's ticks reach nobody, and keep nothing of its key;
-	// the tick armed before, if it is still to come, is moved.
-	b.cfg.Shared.Idle.rearm(c.Deadline.Sub(now), b.tick,
+	// Through the incarnation's ticket (a stopped breaker's ticks reach
+	// nobody, keeping nothing of its key), moving the one armed before.
+	b.cfg.Shared.Idle.Rearm(c.Deadline.Sub(now), b.tick,
 		&deadlineTick{incarnation: b.circuit.Gen.Incarnation, seq: uint64(b.tickSeq)})
 }
 
-// cancelTick forgets the tick armed, if any: when it comes, its tag is
-// stale and it does nothing.
+// cancelTick forgets the tick armed, if any: its tag is stale when it comes.
 func (b *breaker) cancelTick() {
 	if b.ticking {
 		b.ticking = false
@@ -61,11 +57,11 @@ func (b *breaker) cancelTick() {
 	}
 }
 
-// endTicks lets go of the key in the ticks armed: the breaker stops.
+// endTicks lets go of the key in the ticks armed, as the breaker stops.
 func (b *breaker) endTicks() {
 	b.cancelTick()
 	if b.tick != nil {
-		b.tick.mb.Store(nil)
+		b.tick.Void()
 		b.tick = nil
 	}
 }

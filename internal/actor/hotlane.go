@@ -7,27 +7,22 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/tripwire-go/tripwire/internal/hook"
 	"github.com/tripwire-go/tripwire/internal/pin"
+	"github.com/tripwire-go/tripwire/state"
 )
 
-// A hot key's successes are counted where they arrive — on the worker that
-// ran a function target, on the caller that got an actor target's reply —
-// one shard per processor, without a turn of its breaker (Call.Finish): the
-// turn would only have counted them and answered, and on a key that both
-// cores call it was a third of what a call cost, most of it in moving the
-// mailbox's and the statistics' cache lines between the cores. The breaker
-// takes what the shards counted into its window (take) when it counts
-// anything else or reads its statistics, and before it lets the window go.
-//
-// A key gets a lane once hotCalls successes of one epoch went through its
-// breaker's turns; it keeps it while it has a window. A lane costs about a
-// kilobyte a shard, so a quiet key never has one.
+// A hot key's successes are counted where they arrive, one shard per
+// processor, without a turn of its breaker (Call.Finish: that turn was a
+// third of a call's cost on a key both cores call). The breaker takes the
+// shards' counts into its window (take) when it counts anything else,
+// reports, or lets its window go. A key gets a lane (about a kilobyte a
+// shard) after hotCalls successes in one epoch, and keeps it with its window.
 
 // hotShards is the most shards a lane has: more processors share them.
 const hotShards = 8
 
-// A slot's epoch: 0, free; above, the epoch its counts are of; or one of
-// these.
+// A slot's epoch: 0, free; above, its counts'; or one of these.
 const (
 	slotTaken int64 = -1 // the breaker is taking its counts
 	slotDead  int64 = -2 // the lane is gone: nothing counts in it any more
@@ -35,13 +30,12 @@ const (
 
 // hotLane is a hot key's successes, counted where they arrive.
 type hotLane struct {
-	origin mono // its window's: epochs number as the window numbers them
+	origin time.Duration // its window's: epochs number as the window numbers them
 	shards []hotShard
 }
 
-// hotShard is what the workers of one processor count. Its two slots take
-// the epochs by parity, so that a worker counts on while the breaker has not
-// yet taken the last epoch's counts.
+// hotShard is what one processor's workers count, in two slots taking the
+// epochs by parity (a worker counts on before the last epoch is taken).
 type hotShard struct {
 	ended atomic.Uint32 // the calls its workers ended, since the lane was made
 	last  atomic.Int64  // when the last of them ended (a mono)
@@ -55,14 +49,13 @@ type hotSlot struct {
 	writers atomic.Int32 // workers counting in it now, each pinned to its processor
 	n       atomic.Uint32
 	max     atomic.Int64 // the slowest, in nanoseconds
-	bins    [latBins]atomic.Uint32
-	// taking is the epoch of a slot the breaker has taken (slotTaken) but
-	// not yet emptied, because a worker was still counting in it; only the
-	// breaker touches it.
+	bins    [state.LatencyBinCount]atomic.Uint32
+	// taking is the epoch of a slot the breaker took (slotTaken) but could
+	// not empty yet, a worker counting in it; the breaker's alone.
 	taking int64
 }
 
-func newHotLane(origin mono) *hotLane {
+func newHotLane(origin time.Duration) *hotLane {
 	l := &hotLane{origin: origin, shards: make([]hotShard, min(pin.Processors(), hotShards))}
 	for i := range l.shards {
 		l.shards[i].last.Store(math.MinInt64) // none yet: a mono may be below zero
@@ -70,17 +63,14 @@ func newHotLane(origin mono) *hotLane {
 	return l
 }
 
-// begin readies the slot of this processor's shard for a success that
-// ended at now, and pins the caller to its processor until done; it
-// reports false, pinning nothing, if that slot still holds an earlier
-// epoch the breaker has not taken, or is being taken, or the lane is gone.
+// begin readies this processor's slot for a success that ended at now,
+// pinned until done; false, unpinned, if the slot is not free for now.
 func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
 	sh := &l.shards[pin.Pin()%len(l.shards)]
-	e := epochAt(l.origin, now)
+	e := state.StatsEpoch(l.origin, clock(now))
 	sl := &sh.slots[e&1]
-	// Counted before it reads the epoch: the breaker, which takes the
-	// slot before it reads the writers, either sees this worker counting
-	// or is seen by it (both atomics: one order for all).
+	// Counted before the epoch is read: the breaker, which takes the slot
+	// before it reads the writers, sees this worker or is seen by it.
 	sl.writers.Add(1)
 	if sl.epoch.Load() == 0 {
 		sl.epoch.CompareAndSwap(0, e) // or another worker of the shard took it first
@@ -96,7 +86,7 @@ func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
 // begin and done.
 func (sh *hotShard) count(sl *hotSlot, now time.Time, d time.Duration) {
 	sl.n.Add(1)
-	sl.bins[latBin(d)].Add(1)
+	sl.bins[state.LatencyBin(d)].Add(1)
 	raise(&sl.max, int64(d))
 	sh.ended.Add(1)
 	raise(&sh.last, int64(monoOf(now)))
@@ -114,11 +104,10 @@ func (sl *hotSlot) done() {
 	pin.Unpin()
 }
 
-// take moves the counts of every epoch before cur into s's window w, and
-// frees their slots; the breaker calls it. It never waits: a slot a worker
-// is still counting in (it read the epoch just before the breaker took it)
-// is emptied by a later take, and meanwhile its shard's workers of the
-// epoch after next hand their successes to the breaker, whose turns take.
+// take moves the counts of every epoch before cur into s's window w and
+// frees their slots, in the breaker's turn. It never waits: a slot a worker
+// still counts in is emptied by a later take (meanwhile that shard's
+// workers hand their successes to the breaker).
 func (l *hotLane) take(s *keyStats, w *statsWindow, cur int64) {
 	for i := range l.shards {
 		for j := range l.shards[i].slots {
@@ -134,10 +123,9 @@ func (l *hotLane) take(s *keyStats, w *statsWindow, cur int64) {
 	}
 }
 
-// end moves every count into s's window w, whatever its epoch, and leaves
-// no slot that a worker can count in; the lane is no longer the key's. It
-// ends the lane of a key gone quiet or idle, whose slots no worker counts
-// in but for the moment of a straggler, pinned, which it waits for.
+// end moves every count into s's window w, whatever its epoch, and kills
+// every slot: the lane of a key gone quiet or idle, which no worker counts
+// in but a pinned straggler for a moment, whom it waits for.
 func (l *hotLane) end(s *keyStats, w *statsWindow, cur int64) {
 	for i := range l.shards {
 		for j := range l.shards[i].slots {
@@ -174,8 +162,8 @@ func (l *hotLane) ended() uint32 {
 	return n
 }
 
-// lastEnded is when the last call its workers ended did, or about then
-// (it serves IdleTimeout, which is not finer).
+// lastEnded is about when the last call its workers ended did (for
+// IdleTimeout, which is not finer).
 func (l *hotLane) lastEnded() mono {
 	t := int64(math.MinInt64)
 	for i := range l.shards {
@@ -184,9 +172,8 @@ func (l *hotLane) lastEnded() mono {
 	return mono(t)
 }
 
-// live calls fn with each slot holding counts the breaker has not taken
-// into its window, and their epoch: the current epoch's, mostly, and one
-// taken while a straggler still counted in it. Only the breaker calls it.
+// live calls fn, in the breaker's turn, with each slot whose counts the
+// window has not taken, and their epoch (the current one's, mostly).
 func (l *hotLane) live(fn func(e int64, sl *hotSlot)) {
 	for i := range l.shards {
 		for j := range l.shards[i].slots {
@@ -201,44 +188,27 @@ func (l *hotLane) live(fn func(e int64, sl *hotSlot)) {
 	}
 }
 
-// addHot adds the counts of sl, taken, of epoch e, to the window's bucket
-// for e, or to the totals if the window no longer holds e (at cur), and
-// empties sl.
+// addHot takes the counts of sl, taken, of epoch e, into s's window w at
+// epoch cur (state.Rolling.AddSuccesses), and empties sl.
 func (s *keyStats) addHot(w *statsWindow, e, cur int64, sl *hotSlot) {
 	n := sl.n.Swap(0)
-	maxD := time.Duration(sl.max.Swap(0))
-	var bins latencyBins
+	slowest := time.Duration(sl.max.Swap(0))
+	var bins state.LatencyBins
 	for i := range sl.bins {
 		bins[i] = sl.bins[i].Swap(0)
 	}
-	if e <= cur-StatsBuckets || w.buckets[e%StatsBuckets].epoch > e {
-		s.total[tSuccess] += uint64(n)
-		return
-	}
-	b := s.bucket(w, e)
-	s.total[tSuccess] += uint64(n) - addSat(&b.n[tSuccess], uint64(n))
-	if b.nLat > ^uint32(0)-n {
-		return // a bucket full up: its latencies stop there, as record's do
-	}
-	for i, k := range bins {
-		if k > 0 {
-			b.lat.addN(i, k)
-		}
-	}
-	b.nLat += n
-	b.max = max(b.max, maxD)
+	w.AddSuccesses(&s.total, e, cur, n, &bins, slowest)
 }
 
-// endHot ends the key's lane, if it has one, moving its counts into s's
-// window w at now and its ended calls into ended; only its breaker calls
-// it.
+// endHot ends the key's lane, if any, in its breaker's turn: its counts go
+// into s's window w at now, its ended calls into ended.
 func (c *Cell) endHot(s *keyStats, w *statsWindow, now time.Time) {
 	l := c.hot.Load()
 	if l == nil {
 		return
 	}
 	c.hot.Store(nil)
-	l.end(s, w, w.epoch(now))
+	l.end(s, w, w.Epoch(clock(now)))
 	c.ended += l.ended()
 }
 
@@ -248,4 +218,18 @@ func (c *Cell) hotEnded() uint32 {
 		return l.ended()
 	}
 	return 0
+}
+
+// hotCalls is how many successes through a key's breaker in one epoch (a
+// tenth of the window) make the key hot. Tests turn it down before they
+// start a registry (internal/testkit.HotCalls).
+var hotCalls uint32 = defaultHotCalls
+
+const defaultHotCalls = 1000
+
+func init() {
+	hook.HotCalls = func(n uint32) (restore func()) {
+		hotCalls = n
+		return func() { hotCalls = defaultHotCalls }
+	}
 }

@@ -14,6 +14,9 @@ import (
 	"github.com/tripwire-go/tripwire/state"
 )
 
+// statsWidth is the width of an epoch of the statistics' window.
+const statsWidth = state.StatsWindow / state.StatsBuckets
+
 // hotAt makes a key hot after n successes of one epoch, for the test.
 func hotAt(t *testing.T, n uint32) {
 	hotCalls = n
@@ -70,7 +73,7 @@ func TestAHotKeysWorkersCountItsSuccessesEveryOneOnce(t *testing.T) {
 		require.Greater(t, r.cfg.Cell.hotEnded(), uint32(35), "most of them ended on their workers")
 
 		// And once the window has let them go, the totals keep them
-		time.Sleep(StatsWindow)
+		time.Sleep(state.StatsWindow)
 		st = r.fullSnapshot()
 		require.Zero(t, st.Stats.Recent.Successes)
 		require.EqualValues(t, 44, st.Stats.Total.Successes)
@@ -87,7 +90,7 @@ func TestAQuietHotKeyGivesItsLaneBackWithItsWindow(t *testing.T) {
 
 		// When it is quiet for a window, then it lets go of its lane with
 		// its window, keeping every call in its totals, none in flight
-		time.Sleep(3 * StatsWindow)
+		time.Sleep(3 * state.StatsWindow)
 		synctest.Wait()
 		require.Nil(t, r.cfg.Cell.hot.Load())
 		require.Nil(t, r.cfg.Cell.stats.Load().win)
@@ -216,7 +219,7 @@ func newLaneRig() *laneRig {
 	r := &laneRig{}
 	start := time.Now()
 	r.s, r.w = r.c.window(start)
-	r.l = newHotLane(r.w.origin)
+	r.l = newHotLane(r.w.Origin())
 	r.c.hot.Store(r.l)
 	r.at = func(epoch int64) time.Time { return start.Add(time.Duration(epoch-1)*statsWidth + statsWidth/2) }
 	return r
@@ -278,7 +281,7 @@ func TestALanesShardsCountEverySuccessOnceWhileTheBreakerTakesThem(t *testing.T)
 	// counted success once, and the shards every end
 	c.endHot(s, w, now())
 	require.Nil(t, c.hot.Load())
-	require.EqualValues(t, counted.Load(), s.totals()[tSuccess])
+	require.EqualValues(t, counted.Load(), s.win.Totals(s.total)[state.TallySuccess])
 	require.EqualValues(t, counted.Load(), c.ended)
 	require.EqualValues(t, workers*each, counted.Load()+handed.Load())
 	require.NotZero(t, counted.Load())

@@ -13,35 +13,22 @@ import (
 // before the rest of the breaker's mailbox moves to a goroutine of its own.
 const inlineTurns = 64
 
-// Mailbox is the mailbox of one key's breaker. It belongs to the key, not to
-// one actor: it outlives the breaker's crash-restarts, the fresh breaker the
-// supervisor spawns when protoactor gives up on one that crashes too often,
-// and passivation. Callers, workers and the registry post to it directly
-// (PostUserMessage), never through protoactor's process registry, so nothing
-// meant for a key can end in dead letters:
-//
-//   - while a breaker runs, its turns run on the goroutine of whoever posts
-//     to the idle mailbox — a turn never blocks and takes about a
-//     microsecond, so that is cheaper than starting a goroutine (and growing
-//     its stack) per activation, as protoactor's synchronized dispatcher
-//     does — but after inlineTurns messages the rest moves to a goroutine of
-//     its own, so a caller on a hot key never drains everyone else's calls
-//     past its own deadline; system messages go first, and a suspended
-//     mailbox (a crash being handled) processes only system messages;
-//   - between a breaker's stop and what the supervisor makes of it, messages
-//     wait; the next breaker of the key takes them in order;
-//   - while the key is passivated, messages wait too, and the first one
-//     wakes the key (Passivate);
-//   - once the key has no breaker any more (unregistered, shut down), every
-//     call and registry request still queued or posted later is answered
-//     with the reason (Discard).
+// Mailbox is the mailbox of one key's breaker: the key's, outliving
+// crash-restarts, respawns and passivation. Callers, workers and the
+// registry post to it directly, never through protoactor's process
+// registry, so nothing meant for a key ends in dead letters. While a breaker
+// runs, its turns (a microsecond, never blocking) run on the goroutine of
+// whoever posts to the idle mailbox, moving to one of their own after
+// inlineTurns; system messages go first, and a suspended mailbox (a crash
+// being handled) processes nothing else. Between a breaker's stop and the
+// supervisor's verdict, and while the key sleeps, messages wait (the first
+// wakes a passivated key); once the key is gone (Discard) they are refused.
 type Mailbox struct {
 	mu      sync.Mutex
 	running atomic.Bool
-	// open mirrors phase == live && !suspended, and queued counts the
-	// messages in both queues (both written under mu), so that a post to
-	// an idle, empty, live mailbox and the end of a run of turns with
-	// nothing left need no lock.
+	// open mirrors phase == live && !suspended and queued counts both
+	// queues' messages (written under mu): posting to an idle, empty, live
+	// mailbox and ending a run of turns need no lock.
 	open      atomic.Bool
 	queued    atomic.Int32
 	suspended bool    // guarded by mu
@@ -51,15 +38,14 @@ type Mailbox struct {
 	owner     *Config // the key whose mailbox this is, woken by a post while asleep
 }
 
-// queues are the parts of a mailbox a key needs only while it has a
-// breaker or messages waiting for one.
+// queues are what a mailbox needs only while the key has a breaker or
+// messages waiting for one.
 type queues struct {
 	user, system queue
 	invoker      actor.MessageInvoker
-	// direct is the running incarnation of the breaker, which takes calls
-	// and outcomes without protoactor's context layers (which do nothing
-	// for a breaker: it has no middleware and no receive timeout). Set in
-	// the breaker's Started turn; read in turns.
+	// direct is the running breaker, which takes calls and outcomes without
+	// protoactor's context layers (no middleware, no receive timeout to
+	// serve); set in its Started turn, read in turns.
 	direct *breaker
 }
 
@@ -87,11 +73,10 @@ var _ actor.Mailbox = (*Mailbox)(nil)
 // the breaker's PID would, without the process registry lookup.
 func (m *Mailbox) PostUserMessage(msg any) {
 	if m.open.Load() && m.queued.Load() == 0 && m.running.CompareAndSwap(false, true) {
-		// Idle and empty: take this message's turn now, without queueing
-		// it. Holding running, nothing but a turn can close the mailbox:
-		// look again.
+		// Idle and empty: take its turn now. Holding running, only a turn
+		// can close the mailbox: look again.
 		if m.open.Load() && m.queued.Load() == 0 {
-			m.invoke(msg, false)
+			m.invoke(msg, fromUser)
 			m.process(inlineTurns - 1)
 			return
 		}
@@ -101,7 +86,27 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		}
 	}
 	m.mu.Lock()
-	if _, own := msg.(timer); own && m.phase != live {
+	if m.phase != live {
+		m.postNotLive(msg)
+		return
+	}
+	q := m.q // a live mailbox has its queues
+	if !m.suspended && q.user.len() == 0 && q.system.len() == 0 && m.running.CompareAndSwap(false, true) {
+		// Idle and empty: take this message's turn now, without queueing it.
+		m.mu.Unlock()
+		m.invoke(msg, fromUser)
+		m.process(inlineTurns - 1)
+		return
+	}
+	m.push(&q.user, msg)
+	m.mu.Unlock()
+	m.schedule()
+}
+
+// postNotLive is PostUserMessage to a mailbox no breaker takes messages
+// from now; it is called with mu held, and unlocks it.
+func (m *Mailbox) postNotLive(msg any) {
+	if _, own := msg.(timer); own {
 		m.mu.Unlock()
 		return // meant for a breaker that has stopped
 	}
@@ -110,10 +115,6 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		why := *m.why
 		m.mu.Unlock()
 		refuse(msg, why)
-		return
-	case held:
-		m.push(&m.queues().user, msg)
-		m.mu.Unlock()
 		return
 	case asleep:
 		if lateOutcome(msg) {
@@ -126,17 +127,8 @@ func (m *Mailbox) PostUserMessage(msg any) {
 		m.owner.Shared.Wake(m.owner)
 		return
 	}
-	q := m.q // a live mailbox has its queues
-	if !m.suspended && q.user.len() == 0 && q.system.len() == 0 && m.running.CompareAndSwap(false, true) {
-		// Idle and empty: take this message's turn now, without queueing it.
-		m.mu.Unlock()
-		m.invoke(msg, false)
-		m.process(inlineTurns - 1)
-		return
-	}
-	m.push(&q.user, msg)
+	m.push(&m.queues().user, msg) // held
 	m.mu.Unlock()
-	m.schedule()
 }
 
 // push queues msg in q, one of m's queues; mu held.
@@ -157,11 +149,8 @@ func (m *Mailbox) setPhase(p phase) {
 	m.open.Store(m.phase == live && !m.suspended)
 }
 
-// PostSystemMessage queues a system message of the running breaker. The
-// Started of a breaker protoactor spawns on the mailbox makes it live: the
-// messages that waited go to that breaker, after its Started. With no
-// breaker running anything else is dropped (it was meant for one that has
-// stopped).
+// PostSystemMessage queues a system message of the running breaker; a
+// breaker's Started makes the mailbox live. Without one the rest is dropped.
 func (m *Mailbox) PostSystemMessage(msg any) {
 	m.mu.Lock()
 	_, start := msg.(*actor.Started)
@@ -172,8 +161,8 @@ func (m *Mailbox) PostSystemMessage(msg any) {
 	}
 	m.push(&m.queues().system, msg)
 	if start {
-		// Live once its Started is counted: a post that finds the mailbox
-		// open without its lock finds it not empty, and queues behind it.
+		// Live once its Started is counted: a post that finds it open
+		// without the lock finds it not empty, and queues behind it.
 		m.setPhase(live)
 	}
 	m.mu.Unlock()
@@ -200,10 +189,8 @@ func (m *Mailbox) UserMessageCount() int {
 	return m.q.user.len()
 }
 
-// stopped is the breaker's last turn: what is posted from now on waits for
-// the next breaker, or for Passivate or Discard. The mailbox lets go of the
-// stopped actor, so a stale reference to it (protoactor's table of the
-// supervisor's children keeps some) holds nothing else alive.
+// stopped is the breaker's last turn: what is posted now waits for the
+// next breaker, Passivate or Discard; the mailbox lets go of the actor.
 func (m *Mailbox) stopped() {
 	m.mu.Lock()
 	m.setPhase(held)
@@ -214,10 +201,8 @@ func (m *Mailbox) stopped() {
 	m.mu.Unlock()
 }
 
-// Passivate puts the mailbox of a breaker that stopped for being idle to
-// sleep: the first message posted to it calls its key's Shared.Wake, which
-// is to start a breaker for it. It fails if a message came since the
-// breaker stopped: the key is not idle, and wants a breaker now.
+// Passivate puts the mailbox of an idle breaker that stopped to sleep (the
+// next post calls Shared.Wake); false if a message came meanwhile.
 func (m *Mailbox) Passivate() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -256,16 +241,14 @@ type refusable interface {
 	refuse(why error)
 }
 
-// refuse answers what is posted to a discarded mailbox: a call with why;
-// the outcome of a call still unanswered (a crash left it in flight) with
-// the target's answer; a request of the registry with why. Anything else is
-// dropped, as protoactor would drop a message to a stopped actor.
+// refuse answers what is posted to a discarded mailbox: a call or request
+// with why, an orphan's outcome with its target's answer; the rest is dropped.
 func refuse(msg any, why error) {
 	switch m := msg.(type) {
 	case *Call:
 		m.Settle(Result{Err: why})
 	case *task.Completion:
-		if c, ok := m.Token.(*Call); ok {
+		if c, ok := m.Call.(*Call); ok {
 			c.Settle(Result{Value: m.Value, Err: m.Err, Target: true})
 		}
 	case refusable:
@@ -297,15 +280,14 @@ func (m *Mailbox) process(limit int) {
 }
 
 // next pops the next message to process: system messages first, user
-// messages only while not suspended, nothing while no breaker runs. With
-// nothing to process it releases running, under the lock posters queue
-// under, so a message queued after it looked finds the mailbox idle and its
-// poster takes it on.
+// messages unless suspended, nothing while no breaker runs. With nothing to
+// process it releases running under the posters' lock, so a message
+// queued after it looked finds the mailbox idle, and its poster takes it.
 func (m *Mailbox) next() (msg any, system, ok bool) {
 	if m.queued.Load() == 0 {
 		// Nothing queued: release running without the lock. A poster
-		// counts its message before it tries to take running, so either
-		// it takes running, or this sees its message and takes it back.
+		// counts its message before it tries running: it takes running, or
+		// this sees its message and takes running back.
 		m.running.Store(false)
 		if m.queued.Load() == 0 || !m.running.CompareAndSwap(false, true) {
 			return nil, false, false
@@ -317,22 +299,26 @@ func (m *Mailbox) next() (msg any, system, ok bool) {
 		if q.system.len() > 0 {
 			msg := m.pop(&q.system)
 			if q.system.len() == 0 {
-				// System messages are rare (a breaker's Started, its
-				// Stop): a key keeps no array for them between two.
+				// Rare (Started, Stop): no array kept between two.
 				q.system.items = nil
 			}
-			return msg, true, true
+			return msg, fromSystem, true
 		}
 		if !m.suspended && q.user.len() > 0 {
-			return m.pop(&q.user), false, true
+			return m.pop(&q.user), fromUser, true
 		}
 	}
 	m.running.Store(false)
 	return nil, false, false
 }
 
-// invoke runs msg's turn. A live mailbox's queues stay while it runs: they
-// go only once the breaker has stopped.
+// Which queue a message came from (invoke).
+const (
+	fromUser   = false
+	fromSystem = true
+)
+
+// invoke runs msg's turn (a live mailbox's queues stay until it stops).
 func (m *Mailbox) invoke(msg any, system bool) {
 	q := m.q
 	defer func() {
@@ -349,10 +335,9 @@ func (m *Mailbox) invoke(msg any, system bool) {
 		return
 	}
 	switch msg.(type) {
-	case *actor.SuspendMailbox:
-		m.setSuspended(true)
-	case *actor.ResumeMailbox:
-		m.setSuspended(false)
+	case *actor.SuspendMailbox, *actor.ResumeMailbox:
+		_, suspend := msg.(*actor.SuspendMailbox)
+		m.setSuspended(suspend)
 	default:
 		q.invoker.InvokeSystemMessage(msg)
 	}
@@ -361,9 +346,7 @@ func (m *Mailbox) invoke(msg any, system bool) {
 // setDirect makes b take the call path's turns; b's Started turn calls it.
 func (m *Mailbox) setDirect(b *breaker) { m.q.direct = b }
 
-// setSuspended suspends the mailbox (a crash of its breaker is being
-// decided) or resumes it. It runs in a turn of the mailbox, as the
-// breaker's do: while it is suspended callers post their calls, which wait.
+// setSuspended suspends the mailbox (a crash is being decided) or resumes it.
 func (m *Mailbox) setSuspended(s bool) {
 	m.mu.Lock()
 	m.suspended = s
@@ -404,15 +387,14 @@ func (q *queue) pop() any {
 	return x
 }
 
-// lateOutcome reports whether msg is a target's outcome of a call answered
-// already (its deadline passed, its caller withdrew it): what a target
-// that ignores its context returns after its key passivated. A key
-// passivates with no call in flight, so its breaker would drop the outcome.
+// lateOutcome reports whether msg is the outcome of a call answered
+// already: a target that ignored its context, after its key passivated
+// (with no call in flight: its breaker would drop it).
 func lateOutcome(msg any) bool {
 	o, ok := msg.(*task.Completion)
 	if !ok {
 		return false
 	}
-	c, ok := o.Token.(*Call)
+	c, ok := o.Call.(*Call)
 	return ok && c.status.Load()&stateBits != pending
 }

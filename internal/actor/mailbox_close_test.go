@@ -22,9 +22,9 @@ func newPendingCall() *Call {
 func answerOf(t *testing.T, c *Call) Result {
 	t.Helper()
 	select {
-	case <-c.signaled():
-		got, res, _ := c.take()
-		require.Equal(t, gotAnswer, got)
+	case <-c.signal:
+		ask, res := c.take()
+		require.Nil(t, ask)
 		return res
 	default:
 		t.Fatal("the call got no answer")
@@ -47,7 +47,7 @@ func TestStoppedMailboxKeepsWhatComesForTheNextBreaker(t *testing.T) {
 	// Then nothing is processed and the calls wait, unanswered
 	require.Empty(t, r.messages())
 	require.Equal(t, 2, m.UserMessageCount())
-	require.Empty(t, c1.signaled())
+	require.Empty(t, c1.signal)
 	// When the next breaker gets the mailbox
 	next := &recorder{}
 	m.RegisterHandlers(next, nil)
@@ -103,11 +103,11 @@ func TestDiscardedMailboxGivesAnOrphansOutcomeToItsCaller(t *testing.T) {
 	m.Discard(errGone)
 	c := newPendingCall()
 	// When its target's outcome arrives
-	m.PostUserMessage(&task.Completion{Token: c, Value: "v"})
+	m.PostUserMessage(&task.Completion{Call: c, Value: "v"})
 	// Then its caller gets it; a late outcome of an answered call changes nothing
 	require.Equal(t, Result{Value: "v", Target: true}, answerOf(t, c))
-	m.PostUserMessage(&task.Completion{Token: c, Value: "again"})
-	require.Empty(t, c.signaled())
+	m.PostUserMessage(&task.Completion{Call: c, Value: "again"})
+	require.Empty(t, c.signal)
 }
 
 func TestPassivatedMailboxWakesTheKeyOnceWithItsFirstMessage(t *testing.T) {
@@ -149,14 +149,13 @@ func TestCallSignalsACourierThenTheAnswer(t *testing.T) {
 	// its backstop
 	c := newPendingCall()
 	c.Deliver(&task.Ask{})
-	require.True(t, c.expireWith(context.DeadlineExceeded))
+	require.True(t, c.expire(context.DeadlineExceeded, anyRound))
 	// Then two receives bring the courier, then the answer, and no more
-	<-c.signaled()
-	got, _, courier := c.take()
-	require.Equal(t, reply, got)
+	<-c.signal
+	courier, _ := c.take()
 	require.NotNil(t, courier)
 	require.ErrorIs(t, answerOf(t, c).Err, context.DeadlineExceeded)
-	require.Empty(t, c.signaled())
+	require.Empty(t, c.signal)
 	// and a later answer is refused
 	require.False(t, c.Settle(Result{}))
 	require.ErrorIs(t, c.ctx.Err(), context.DeadlineExceeded)

@@ -13,3 +13,7 @@ func monoOf(t time.Time) mono { return mono(t.Sub(clockBase)) }
 
 // sub is the time from o to m.
 func (m mono) sub(o mono) time.Duration { return time.Duration(m - o) }
+
+// clock is t on the clock the statistics' windows count on
+// (state.Rolling): mono's, as a duration.
+func clock(t time.Time) time.Duration { return t.Sub(clockBase) }

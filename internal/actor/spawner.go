@@ -4,16 +4,13 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 )
 
-// Spawner spawns the breakers of one registry, all with one Props: a Props
-// per key would cost each key a few hundred bytes. Breakers are spawned at
-// the root, supervised by protoactor's guardian for the registry's
-// strategy, not as children of the supervisor actor: protoactor's set of an
-// actor's children costs each child about a hundred bytes and never gives
-// them back. A breaker learns its key when it starts, from its actor id,
-// through Lookup — which must know the id from before Spawn until the
-// actor has stopped for good, since each crash-restart starts a fresh
-// breaker value the same way — and reports its stop through Stopped, since
-// the guardian tells nobody.
+// Spawner spawns the breakers of one registry, all with one Props (a Props
+// a key would cost a few hundred bytes each), at the root under protoactor's
+// guardian for the registry's strategy (an actor's set of children costs a
+// hundred bytes a child and never shrinks). A breaker learns its key from
+// its actor id when it starts, through lookup, which must know the id from
+// before Spawn until the actor has stopped for good (a crash-restart starts
+// a fresh breaker the same way); it reports its stop through stopped.
 type Spawner struct {
 	props   *actor.Props
 	lookup  func(id string) (*Config, bool)
@@ -22,8 +19,7 @@ type Spawner struct {
 }
 
 // NewSpawner returns a spawner whose breakers find their keys by lookup,
-// are supervised by strategy, and report their stop for good to stopped
-// (from their last turn).
+// are supervised by strategy, and report their stop for good to stopped.
 func NewSpawner(lookup func(id string) (*Config, bool), strategy actor.SupervisorStrategy, stopped func(id string)) *Spawner {
 	s := &Spawner{lookup: lookup, stopped: stopped}
 	s.props = actor.PropsFromProducer(func() actor.Actor { return &breaker{spawner: s} },
@@ -34,9 +30,8 @@ func NewSpawner(lookup func(id string) (*Config, bool), strategy actor.Superviso
 	return s
 }
 
-// Spawn starts a breaker of cfg with actor id id, on cfg's mailbox. Lookup
-// must find cfg by id already. Spawn is not safe for concurrent use: one
-// actor (the supervisor) spawns.
+// Spawn starts a breaker of cfg with actor id id (lookup finds it already)
+// on cfg's mailbox; one actor spawns (the supervisor): not concurrent.
 func (s *Spawner) Spawn(root *actor.RootContext, cfg *Config, id string) (*actor.PID, error) {
 	s.next = &cfg.Mailbox
 	defer func() { s.next = nil }()

@@ -12,8 +12,7 @@ import (
 )
 
 // watch asks protoactor to tell the breaker when its actor target
-// terminates (locally, or its node is gone). A target already dead answers
-// at once, and the breaker opens.
+// terminates, or its node is gone (at once if it is already dead).
 func (b *breaker) watch(ctx actor.Context) {
 	if !b.rules.WatchTarget || b.cfg.Target.PID == nil {
 		return
@@ -23,16 +22,11 @@ func (b *breaker) watch(ctx actor.Context) {
 	b.publishAdmits()
 }
 
-// tellTarget sends the target a system message about this breaker. It names
-// the breaker by a PID of its own: protoactor caches the process in a PID it
-// sends through, and the breaker's own PID is also in the supervisor's set
-// of children, whose stale entries would then keep a stopped breaker alive.
-//
-// A target that is not there is sent nothing: protoactor's dead letters
-// would answer a Watch, but first publish a DeadLetterEvent, whose
-// EventStream handlers (the program's) would run on this turn, at every
-// start of the key's breaker. The breaker tells itself instead, as the dead
-// letters would.
+// tellTarget sends the target a system message about this breaker, named
+// by a PID of its own (protoactor caches a process in the PID it sends
+// through, which would keep a stopped breaker alive). A target that is not
+// there is sent nothing: dead letters would run the program's EventStream
+// handlers on this turn; the breaker answers a Watch itself, as they would.
 func (b *breaker) tellTarget(ctx actor.Context, msg any) {
 	t := b.cfg.Target.PID
 	reg := ctx.ActorSystem().ProcessRegistry
@@ -50,17 +44,12 @@ func (b *breaker) tellTarget(ctx actor.Context, msg any) {
 // copyOf is a PID naming the same actor as pid, with a cache of its own.
 func copyOf(pid *actor.PID) *actor.PID { return &actor.PID{Address: pid.Address, Id: pid.Id} }
 
-// unwatch ends the watch of the target when the breaker stops for good: the
-// next breaker of the key has a name of its own and watches it again, so
-// without this the target's set of watchers would grow by one dead breaker
-// per passivation, respawn or re-registration. After a target_down there is
-// no watch left to end.
-//
-// A target on another node is unwatched only while its key lives on
-// (passivation, respawn): when the key is unregistered or the registry shuts
-// down, its node may be the reason, and protoactor redials a dead node for
-// 10 s to deliver an unwatch; the remote node drops the watch itself when
-// this node's connection to it ends.
+// unwatch ends the watch of the target when the breaker stops for good (the
+// key's next breaker watches it under a name of its own), so the target's
+// watchers do not grow by a dead breaker per passivation or respawn. A
+// target on another node is unwatched only while its key lives on: when the
+// key goes away its node may be why, protoactor would redial it for 10 s,
+// and the remote node drops the watch itself when the connection ends.
 func (b *breaker) unwatch(ctx actor.Context) {
 	if b.watching && (!b.cfg.Cell.retired() || b.targetIsLocal(ctx)) {
 		b.watching = false
@@ -68,9 +57,8 @@ func (b *breaker) unwatch(ctx actor.Context) {
 	}
 }
 
-// targetDown opens the circuit at once and fails the calls still waiting on
-// the dead target with ErrTargetDown. A call whose reply came before the
-// target stopped keeps its answer: it is already on its way back.
+// targetDown opens the circuit at once and fails with ErrTargetDown the
+// calls still waiting on the dead target (one whose reply came keeps it).
 func (b *breaker) targetDown(ctx actor.Context) {
 	b.watching = false
 	now := time.Now()
@@ -83,8 +71,8 @@ func (b *breaker) targetDown(ctx actor.Context) {
 		}
 		c.ask = nil
 		b.inflight.remove(c)
-		c.ctx.cancel(context.Canceled)
-		b.end(ctx, c, state.Failed, false, false, Result{Err: errs.ErrTargetDown}, now)
+		c.ctx.Cancel(context.Canceled)
+		b.end(ctx, c, state.Failed, byTargetDown, Result{Err: errs.ErrTargetDown}, now)
 	}
 	b.targetDownAdmitted(ctx, now)
 }

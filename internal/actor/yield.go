@@ -9,9 +9,8 @@ import (
 )
 
 // spinSlice is how long rejected callers may run, process-wide, between two
-// yields (see spun). With R callers spinning on C cores, a goroutine
-// readied behind them waits at most about R × 2 × spinSlice / C for a core:
-// 20 ms for a thousand callers on two cores.
+// yields (spun): a goroutine readied behind R callers on C cores waits about
+// R × 2 × spinSlice / C at most (20 ms for a thousand on two cores).
 const spinSlice = 20 * time.Microsecond
 
 // lastSpun is when a rejected caller last yielded, or found nobody waiting
@@ -20,11 +19,8 @@ var lastSpun atomic.Int64
 
 // spun is a look of a rejected caller (every lookEvery rejections of a
 // key): once spinSlice has passed since the last look that yielded, it
-// yields (if goroutines wait for a core). A count of rejections alone
-// cannot bound how long callers run between yields: a caller's loop that
-// does more between two calls (a context, a log line) rejects less often.
-// The clock is read once per look, about a third of a nanosecond a
-// rejection.
+// yields if goroutines wait for a core. (A count of rejections alone cannot
+// bound the time between yields: a loop that does more rejects less often.)
 //
 //go:noinline
 func spun() {
@@ -40,21 +36,17 @@ func spun() {
 // have no core.
 const runnableMetric = "/sched/goroutines/runnable:goroutines"
 
-// yieldSample is where yield reads runnableMetric (one reader at a time:
-// a Sample passed to metrics.Read would otherwise escape, one allocation
-// per read).
+// yieldSample is where yield reads runnableMetric, one reader at a time
+// (else the Sample escapes: an allocation a read).
 var yieldSample = struct {
 	sync.Mutex
 	s [1]metrics.Sample
 }{s: [1]metrics.Sample{{Name: runnableMetric}}}
 
 // yield gives the caller's core to the goroutines waiting for one, if any
-// are (out of line: the open path stays small). With none waiting it
-// returns at once: runtime.Gosched would wake an idle core for nothing (a
-// futex call in wakep, about 15 µs), which made a lone caller's open path
-// a fifth slower. Reading the count takes about 85 ns, at most once every
-// spinSlice; a caller that finds another reading it yields anyway, since
-// callers contending here are themselves the crowd.
+// (runtime.Gosched with none waiting wakes an idle core for nothing, about
+// 15 µs). Reading the count takes about 85 ns, once a spinSlice at most; a
+// caller that finds another reading it yields anyway: they are the crowd.
 //
 //go:noinline
 func yield() {

@@ -64,29 +64,19 @@ func (c *Calls) Start(ctx context.Context, key string, start time.Time) (context
 // outcome, its duration since start, and the end of its span. res is the
 // call's answer: an error of its target's own is a failure, whatever it
 // wraps (another key's ErrOpen or ErrTimeout, a context.Canceled of the
-// target's making): fromTarget says whether err is the target's own.
-func (c *Calls) Finish(ctx context.Context, cfg *tactor.Config, span trace.Span, start time.Time, err error, fromTarget bool) {
+// target's making): res.Target says whether res.Err is the target's own.
+func (c *Calls) Finish(ctx context.Context, cfg *tactor.Config, span trace.Span, start time.Time, res tactor.Result) {
 	if c == nil {
 		return
 	}
-	label := LabelOf(err)
-	if fromTarget && err != nil {
+	label := LabelOf(res.Err)
+	if res.Target && res.Err != nil {
 		label = Failure
 	}
 	if c.metrics != nil {
 		c.metrics.record(ctx, cfg, label, time.Since(start))
 	}
-	end(span, label, err)
-}
-
-// Provenance is where Caller.Do reports whether a call's answer is its
-// target's own, for Finish: nil (none asked) if nothing is recorded, so a
-// registry without metrics or spans pays nothing for it.
-func (c *Calls) Provenance(fromTarget *bool) *bool {
-	if c == nil {
-		return nil
-	}
-	return fromTarget
+	end(span, label, res.Err)
 }
 
 // Abandon ends the span that Start began of a call that ended with err

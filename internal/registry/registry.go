@@ -8,19 +8,16 @@ import (
 )
 
 // Table is the key -> Entry map; its zero value is an empty table. Load
-// and Range may run concurrently with each other and with one write at a
-// time (writes are serialized by its mutex). A read takes no lock and
-// allocates nothing; a write is O(1) amortized, so keys made on demand by
-// the million cost the same each.
+// and Range run concurrently with each other and one write at a time
+// (serialized by its mutex); a read takes no lock and allocates nothing, a
+// write is O(1) amortized.
 //
-// It is a hash table of buckets, each an immutable linked list of nodes
-// that a write replaces whole — prepending a node, or copying the nodes
-// before the one it removes — published with one atomic store: a reader
-// sees each bucket either before or after a write, never in between. The
-// table doubles when it holds more than two keys per bucket and halves when
-// fewer than one in eight, rebuilt off to the side and published with one
-// store as well (a reader keeps the table it loaded), so a table that
-// shrank gives its memory back. A node is 24 bytes: the key is the entry's.
+// It is a hash table of buckets, each an immutable linked list of 24-byte
+// nodes that a write replaces whole, published with one atomic store: a
+// reader sees a bucket before or after a write, never in between. The table
+// doubles over two keys a bucket and halves under one in eight, rebuilt to
+// the side and published with one store too (a reader keeps the table it
+// loaded), so a table that shrank gives its memory back.
 type Table struct {
 	mu  sync.Mutex
 	tab atomic.Pointer[table] // nil until the first Insert

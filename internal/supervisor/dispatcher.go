@@ -3,10 +3,8 @@ package supervisor
 import "sync"
 
 // dispatcher runs the supervisor actor's turns on one goroutine of its own,
-// which keeps the stack it has grown. protoactor's default dispatcher starts
-// a goroutine per activation, and a turn that spawns a breaker (whose first
-// turns run inline) grew a fresh stack each time: a quarter of the time of
-// a Register went to copying stacks.
+// which keeps its grown stack: with a goroutine per activation, a quarter of
+// a Register's time went to growing stacks.
 type dispatcher struct {
 	jobs chan func()
 	done chan struct{}
@@ -33,9 +31,8 @@ func (d *dispatcher) run() {
 	}
 }
 
-// Schedule runs fn on the dispatcher's goroutine. protoactor schedules a
-// mailbox once per activation, so with one mailbox at most one waits. After
-// Stop fn is dropped: it could only be the run of a stopped actor's mailbox.
+// Schedule runs fn on the dispatcher's goroutine (one waits at most: one
+// mailbox); after Stop it is dropped (a stopped actor's mailbox run).
 func (d *dispatcher) Schedule(fn func()) {
 	select {
 	case d.jobs <- fn:

@@ -1,11 +1,8 @@
-// Package supervisor is Tripwire's implementation of the owner of every
-// breaker of a registry. It carries no compatibility promise: it lives under
-// internal/ and exports only what another package of the module needs.
-//
-// Breakers are root actors under a guardian that runs the supervisor's
-// strategy. It spawns them on their key's mailbox, restarts a crashed one
-// closed with zero failures (the caller whose message crashed it gets
-// ErrBreakerRestarted: the one answer the supervisor gives), and when
+// Package supervisor is the owner of every breaker of a registry
+// (internal/: no compatibility promise). Breakers are root actors under a
+// guardian that runs its strategy. It spawns them on their key's mailbox,
+// restarts a crashed one closed with zero failures (the caller whose message
+// crashed it gets ErrBreakerRestarted: the one answer it gives), and when
 // protoactor gives up on a breaker that crashes too often it starts a fresh
 // one on the same mailbox: a key never disappears because its breaker
 // crashed. It wakes a passivated key, forgets one to make room

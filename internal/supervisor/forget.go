@@ -8,10 +8,9 @@ import (
 )
 
 // forgettable are the keys the supervisor may forget to keep the registry
-// within its bound (WithMaxKeys): factory-made keys, passivated, in the
-// order they passivated — for keys of one IdleTimeout, least recently used
-// first. An item is stale once its key woke up (its Naps moved on) or left;
-// stale items are skipped and, when they are most of the queue, dropped.
+// within WithMaxKeys: factory-made, passivated, in the order they napped. An
+// item is stale once its key woke (Naps moved on) or left: skipped, and
+// dropped when they are most of the queue.
 type forgettable struct {
 	items []napped
 	head  int

@@ -85,7 +85,8 @@ func (r *rig) register(key string, idle time.Duration) *registry.Entry {
 // call makes one call to e's breaker and returns its answer.
 func (r *rig) call(e *registry.Entry) (any, error) {
 	now := time.Now()
-	return tactor.NewCaller(r.pool).Do(context.Background(), &e.Mailbox, &e.Cell, 0, "m", now.Add(time.Second), now, nil)
+	res := tactor.NewCaller(r.pool).Do(context.Background(), &e.Mailbox, &e.Cell, 0, "m", now.Add(time.Second), now)
+	return res.Value, res.Err
 }
 
 // snapshot reads e's breaker.

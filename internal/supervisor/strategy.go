@@ -11,10 +11,9 @@ import (
 	"github.com/tripwire-go/tripwire/internal/task"
 )
 
-// guardian is the strategy of the guardian that supervises a registry's
-// breakers. protoactor keeps a guardian per strategy for as long as the
-// actor system runs, so it keeps this small value, which lets go of the
-// supervisor once the registry has shut down.
+// guardian is the strategy of the guardian of a registry's breakers: a
+// small value (protoactor keeps it as long as the actor system runs) that
+// lets go of the supervisor once the registry has shut down.
 type guardian struct {
 	sup atomic.Pointer[Supervisor]
 }
@@ -30,21 +29,19 @@ func (g *guardian) HandleFailure(sys *actor.ActorSystem, sup actor.Supervisor, c
 	sup.StopChildren(child)
 }
 
-// handleFailure is the supervisor strategy for breakers: it answers the call
-// whose message crashed the breaker, counts and logs the restart, then lets
-// protoactor's one-for-one strategy restart the breaker (or stop it once it
-// has crashed too often; the supervisor then respawns it). It runs on the
-// crashed breaker's goroutine, so it touches only what is safe to share.
+// handleFailure answers the call whose message crashed a breaker, counts
+// and logs the restart, and lets protoactor's one-for-one strategy restart
+// the breaker (or stop it, which the supervisor respawns). It runs on the
+// crashed breaker's goroutine: it touches only what is safe to share.
 func (s *Supervisor) handleFailure(sys *actor.ActorSystem, sup actor.Supervisor, child *actor.PID,
 	rs *actor.RestartStatistics, reason, message any) {
-	// The call whose admission or outcome the breaker was handling when it
-	// crashed: the breaker may have lost track of it. Calls it merely held
-	// carry over to the restarted breaker (see tactor.Cell.SettleOrphans).
+	// The call the breaker was handling may be lost to it; the calls it
+	// held carry over to the restarted breaker.
 	switch m := actor.UnwrapEnvelopeMessage(message).(type) {
 	case *tactor.Call:
 		m.Settle(tactor.Result{Err: errs.ErrBreakerRestarted})
 	case *task.Completion:
-		if c, ok := m.Token.(*tactor.Call); ok {
+		if c, ok := m.Call.(*tactor.Call); ok {
 			c.Settle(tactor.Result{Err: errs.ErrBreakerRestarted})
 		}
 	}

@@ -38,10 +38,9 @@ type Supervisor struct {
 	self     *actor.PID     // the supervisor actor, once started
 	root     *actor.RootContext
 	prefix   string // of every breaker's actor id: the supervisor's id and "/"
-	// retiring holds the entries of breakers still alive whose keys have
-	// left the table (Unregister), by actor id, until they have stopped:
-	// a breaker that crashes meanwhile must still find its key. Breakers
-	// read it (tactor.Spawner's lookup, HandleFailure), hence a sync.Map.
+	// retiring holds, by actor id, the entries of live breakers whose keys
+	// left the table, until they stop (a crash must find its key); breakers
+	// read it, hence a sync.Map.
 	retiring sync.Map
 	waiting  map[string]chan error // breaker actor id -> Unregister reply
 	alive    int                   // breakers spawned and not yet stopped for good
@@ -209,10 +208,8 @@ func (s *Supervisor) unregister(ctx actor.Context, m *Unregister) {
 	ctx.Stop(copyOf(pid))
 }
 
-// stopped runs when a breaker actor has stopped for good: unregistered,
-// shut down, passivated, or given up on by the restart strategy. The key's
-// mailbox holds what was posted since, until this decides: the key's end,
-// sleep, or a fresh breaker.
+// stopped runs when a breaker actor has stopped for good, and decides the
+// key's end, sleep or a fresh breaker (its mailbox holds what came meanwhile).
 func (s *Supervisor) stopped(ctx actor.Context, id string) {
 	s.alive--
 	defer s.checkDrained()
@@ -321,7 +318,6 @@ func (s *Supervisor) checkDrained() {
 	}
 }
 
-// copyOf is a PID naming the same actor as pid, with a cache of its own:
-// protoactor caches the process in a PID it sends through, which would keep
-// a stopped breaker's process alive through the PID kept in its entry.
+// copyOf is a PID naming the same actor as pid with a cache of its own (a
+// cached process would keep a stopped breaker alive through its entry).
 func copyOf(pid *actor.PID) *actor.PID { return &actor.PID{Address: pid.Address, Id: pid.Id} }

@@ -13,16 +13,35 @@ import (
 	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
-// gate is a job's Admission whose answer the test sets.
+// gate is the admission of calls their callers admitted, whose answer the
+// test sets.
 type gate struct {
 	open       atomic.Bool
 	redirected atomic.Int32
 }
 
-func (g *gate) Admitted() bool { return g.open.Load() }
-func (g *gate) Redirect()      { g.redirected.Add(1) }
+// gated is the Call of a job its caller admitted under g.
+type gated struct {
+	token
+	g *gate
+}
 
-func (g *gate) Finish(*task.Completion) bool { return false }
+func (c gated) Admitted() bool { return c.g.open.Load() }
+func (c gated) Redirect()      { c.g.redirected.Add(1) }
+
+// admitted makes j a job its caller admitted under g.
+func admitted(j *task.Job, g *gate) *task.Job {
+	j.Call, j.ByCaller = gated{token{j.Msg}, g}, true
+	return j
+}
+
+// name is the name of a job's call.
+func name(j *task.Job) any {
+	if c, ok := j.Call.(gated); ok {
+		return c.name
+	}
+	return j.Call.(token).name
+}
 
 func TestAJobWhoseAdmissionLapsedIsHandedBackUnrun(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
@@ -33,8 +52,7 @@ func TestAJobWhoseAdmissionLapsedIsHandedBackUnrun(t *testing.T) {
 
 		// Given a job whose admission lapsed before a worker took it
 		g := &gate{}
-		j := job(c, "lapsed", fn)
-		j.Admission = g
+		j := admitted(job(c, "lapsed", fn), g)
 
 		// When it is submitted
 		p.Submit(j)
@@ -48,8 +66,7 @@ func TestAJobWhoseAdmissionLapsedIsHandedBackUnrun(t *testing.T) {
 
 		// And a job whose admission holds runs and reports as any other
 		g.open.Store(true)
-		j = job(c, "admitted", fn)
-		j.Admission = g
+		j = admitted(job(c, "admitted", fn), g)
 		p.Submit(j)
 		got := c.await(t, 1)
 		require.Equal(t, "ran", got[0].Value)
@@ -70,20 +87,16 @@ func TestRunningSeesTheAdmittedJobsWhoseTargetsRun(t *testing.T) {
 
 		// Given two admitted jobs hung in their targets, a hung job the
 		// breaker admitted, and an admitted job that has finished
-		for _, token := range []string{"a", "b"} {
-			j := job(c, token, hung)
-			j.Admission = g
-			p.Submit(j)
+		for _, msg := range []string{"a", "b"} {
+			p.Submit(admitted(job(c, msg, hung), g))
 		}
 		p.Submit(job(c, "breaker's", hung))
-		done := job(c, "done", quick)
-		done.Admission = g
-		p.Submit(done)
+		p.Submit(admitted(job(c, "done", quick), g))
 		require.Len(t, c.await(t, 1), 1)
 
 		// When the pool is asked for the jobs running
 		var seen []any
-		p.Running(func(j *task.Job) { seen = append(seen, j.Token) })
+		p.Running(func(j *task.Job) { seen = append(seen, name(j)) })
 
 		// Then it lists the two admitted ones that run, and nothing else
 		require.ElementsMatch(t, []any{"a", "b"}, seen)
@@ -92,7 +105,7 @@ func TestRunningSeesTheAdmittedJobsWhoseTargetsRun(t *testing.T) {
 		close(hang)
 		require.Len(t, c.await(t, 3), 3)
 		seen = nil
-		p.Running(func(j *task.Job) { seen = append(seen, j.Token) })
+		p.Running(func(j *task.Job) { seen = append(seen, name(j)) })
 		require.Empty(t, seen)
 	})
 }

@@ -11,15 +11,14 @@ import (
 	"github.com/tripwire-go/tripwire/internal/errs"
 )
 
-// Ask is one request to an actor target. It is sent with a sender PID
-// that names its Router and carries its own RequestId, so the target's reply
-// comes back to it; it reports the first reply as a Completion and ignores any
-// later one.
+// Ask is one request to an actor target, sent with a sender PID naming its
+// Router and carrying its own RequestId, so the target's reply comes back to
+// it: the first reply is its Completion, any later one is ignored.
 type Ask struct {
 	sys      *actor.ActorSystem
 	router   *Router
 	self     *actor.PID // the sender of the request: the router, with our RequestId
-	courier  Courier    // carries the reply back; the Completion's Token
+	call     Call       // carries the reply back; the Completion's
 	classify Classifier
 	deadline time.Time // the call's, in its sender and maybe its DeadlineHeader
 	header   bool      // the envelope carries the DeadlineHeader
@@ -29,33 +28,15 @@ type Ask struct {
 	out      Completion  // what Completion returns, so it allocates nothing
 }
 
-// Courier carries an Ask's reply back to the breaker on a goroutine of its
-// own choosing (the call's waiting caller): it calls Completion and posts
-// the result to the key's mailbox. Done on the target's goroutine instead,
-// the breaker's inline turn would run there and grow a fresh goroutine's
-// stack on every reply. The courier is also the Completion's Token.
-type Courier interface {
-	Deliver(*Ask)
-}
-
-// newAsk sends msg to target with p's Router address and a fresh RequestId
-// as its sender, through s, and the call's deadline (if not zero) in the
-// sender (SenderDeadline), and in the envelope's DeadlineHeader too where
-// header says so. The reply goes to courier. It never blocks;
-// sending to a target that cannot take the message reports ErrTargetDown.
-func newAsk(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, header Header, courier Courier, classify Classifier) *Ask {
-	a := &Ask{}
-	a.Start(p, s, target, msg, deadline, header, courier, classify)
-	return a
-}
-
-// Start is newAsk for an Ask that lives inside another value (a breaker's
-// call), saving its allocation. An Ask is started once; once its router has
-// let go of it (its reply came, or it was abandoned) it may be started
-// again, as a new ask.
-func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, header Header, courier Courier, classify Classifier) {
+// Start sends msg to target through s, its sender a PID of p's Router with
+// a fresh RequestId, carrying the call's deadline (if any), and in the
+// DeadlineHeader too where header says so; the reply goes to call
+// (Call.Deliver). It never blocks; a target that cannot take the message is
+// ErrTargetDown. An Ask lives in another value (a call) and is started
+// again once its router let go of it (it was answered or abandoned).
+func (a *Ask) Start(p *Pool, s *Sender, target *actor.PID, msg any, deadline time.Time, header Header, call Call, classify Classifier) {
 	r := p.replies
-	*a = Ask{sys: r.sys, router: r, courier: courier, classify: classify, deadline: Dated(deadline)} // made whole: a call's Ask is used again
+	*a = Ask{sys: r.sys, router: r, call: call, classify: classify, deadline: Dated(deadline)} // made whole: a call's Ask is used again
 	a.header = !a.deadline.IsZero() && header.sends(target, r.sys.ProcessRegistry.Address)
 	// The system's address now: remote may have started after the router.
 	// A PID of its own, not one kept in the Ask: a target may keep the
@@ -99,41 +80,38 @@ func (a *Ask) Abandon() bool {
 	if !a.done.CompareAndSwap(false, true) {
 		return false
 	}
-	release(a.courier)
+	a.call.Release()
 	return true
 }
 
-// Courier is the ask's courier, the Token of its Completion.
-func (a *Ask) Courier() Courier { return a.courier }
+// Call is the call the ask is for.
+func (a *Ask) Call() Call { return a.call }
 
 // Classifies reports whether the ask's outcome is judged by a classifier of
-// the key's own (user code), which must then run on a worker, never on a
-// goroutine that has a deadline to keep.
+// the key's own (user code), which must run on a worker.
 func (a *Ask) Classifies() bool { return a.classify != nil }
 
-// receive takes the target's reply, routed by the Router. It runs on the
-// target's goroutine, which is often fresh with a small stack, so it only
-// keeps the reply and hands the ask to its courier; Completion does the
-// rest on the courier's goroutine.
+// receive takes the target's reply, on the target's goroutine (often fresh
+// with a small stack): it keeps the reply and hands the ask to its call's
+// caller (Call.Deliver), whose goroutine makes the Completion.
 func (a *Ask) receive(message any) {
 	if !a.done.CompareAndSwap(false, true) {
 		return // a second reply, or abandoned
 	}
-	release(a.courier)
+	a.call.Release()
 	a.reply = message
-	a.courier.Deliver(a)
+	a.call.Deliver(a)
 }
 
-// Completion turns the reply into the ask's Completion: the target's value, its
-// error value as the error, or ErrTargetDown for protoactor's dead-letter
-// answer, classified. Call it once, after the ask was delivered to its
-// Courier.
+// Completion is the ask's reply as a Completion, classified: the target's
+// value, its error value as the error, or ErrTargetDown for a dead letter.
+// Call it once, after the ask was delivered.
 func (a *Ask) Completion() *Completion {
 	if a.failed != nil {
 		return a.failed
 	}
 	o := &a.out
-	*o = Completion{Token: a.courier}
+	*o = Completion{Call: a.call}
 	msg := actor.UnwrapEnvelopeMessage(a.reply)
 	switch m := msg.(type) {
 	case *actor.DeadLetterResponse:
@@ -154,7 +132,7 @@ func (a *Ask) fail(err error) {
 		return
 	}
 	a.router.take(a.self.RequestId)
-	release(a.courier)
-	a.failed = &Completion{Token: a.courier, Err: err, Failed: true}
-	a.courier.Deliver(a)
+	a.call.Release()
+	a.failed = &Completion{Call: a.call, Err: err, Failed: true}
+	a.call.Deliver(a)
 }

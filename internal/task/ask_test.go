@@ -76,7 +76,7 @@ func TestAskOutcomes(t *testing.T) {
 				got := c.settled()
 				require.Len(t, got, 1)
 				want := tt.want
-				want.Token = c
+				want.Call = c
 				require.Equal(t, &want, got[0])
 			})
 		})
@@ -113,7 +113,7 @@ func TestAskHeldReplyIsReported(t *testing.T) {
 		// Then that reply is the Outcome
 		got := c.settled()
 		require.Len(t, got, 1)
-		require.Equal(t, &task.Completion{Token: c, Value: "late"}, got[0])
+		require.Equal(t, &task.Completion{Call: c, Value: "late"}, got[0])
 	})
 }
 
@@ -160,7 +160,7 @@ func TestRouterGivesEachAskItsOwnReply(t *testing.T) {
 		for i, c := range collectors {
 			got := c.settled()
 			require.Len(t, got, 1, "ask %d", i)
-			require.Equal(t, &task.Completion{Token: c, Value: i}, got[0], "ask %d", i)
+			require.Equal(t, &task.Completion{Call: c, Value: i}, got[0], "ask %d", i)
 		}
 	})
 }

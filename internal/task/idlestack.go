@@ -7,20 +7,15 @@ import (
 	"github.com/tripwire-go/tripwire/internal/pin"
 )
 
-// idleStack is the pool's idle workers, without a lock: one stack per
-// processor (GOMAXPROCS of them, see internal/pin). A worker goes idle on
-// the stack of the processor it ran on, and a job takes the worker that
-// went idle last on its own processor's stack, else on another's, with one
-// compare-and-swap each. One stack for every core moved its top's cache
-// line between the cores on every job and every idle, and those misses
-// cost a hot key 15–20% of its calls/s (BENCHMARKS.md); the
-// worker a caller wakes mostly runs on the caller's processor, so it goes
-// idle where the caller's next job looks first.
+// idleStack is the pool's idle workers, lock-free: one stack per processor
+// (internal/pin). A worker goes idle on its processor's stack, and a job
+// takes the worker that went idle last on its own processor's, else on
+// another's, with one compare-and-swap each (one stack for every core cost
+// a hot key 15–20% of its calls/s in cache misses: BENCHMARKS.md).
 //
-// Workers are named by a slot that is theirs for their life (slots), so a
-// stack's top is one word: the top's slot+1 (0: empty) and a tag that every
-// change of that stack moves on, so a pop that read a top since popped (and
-// pushed again, on this stack or another) fails and tries again.
+// A worker is named by its slot for life, so a stack's top is one word: the
+// top's slot+1 (0: empty) and a tag every change moves on, so a pop that
+// read a top since popped (and pushed again) fails and tries again.
 type idleStack struct {
 	tops  []idleTop                                // one per processor, made by init
 	slots atomic.Pointer[[]atomic.Pointer[worker]] // by slot; grown under mu

@@ -12,9 +12,22 @@ import (
 // TestMain fails the package if a worker or an actor goroutine outlives the tests.
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// collector gathers completions: it is the Courier of asks and the Inbox of
+// token is the Call of a job or an ask in the tests: a name, and nothing
+// the data plane asks of a call but to take the reply of an ask (which it
+// drops), with no owner, and admitted.
+type token struct{ name any }
+
+func (token) Release()                     {}
+func (token) Deliver(*task.Ask)            {}
+func (token) Owner() task.Inbox            { return nil }
+func (token) Admitted() bool               { return true }
+func (token) Redirect()                    {}
+func (token) Finish(*task.Completion) bool { return false }
+
+// collector gathers completions: it is the Call of asks and the Inbox of
 // jobs, which post to it directly.
 type collector struct {
+	token
 	got chan *task.Completion
 }
 

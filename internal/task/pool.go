@@ -31,16 +31,14 @@ type Job struct {
 	Msg      any
 	Classify Classifier
 	ReplyTo  Inbox // where &Out is posted
-	Token    any
+	Call     Call  // the call it runs, which Out carries back
 	Out      Completion
-	// Admission, if set, is a call its caller admitted without asking its
-	// breaker: the worker asks it, just before the target runs, whether
-	// the circuit still admits it (see Admission).
-	Admission Admission
+	// ByCaller: its caller admitted the call without its breaker (see
+	// Call.Admitted); visible to Pool.Running while its target runs.
+	ByCaller bool
 
-	// start is whether its target started, as its worker and whoever
-	// ends the call at its deadline race for it (see Unstarted); a Job
-	// literal starts it at jobQueued.
+	// start is whether its target started, which its worker and whoever
+	// ends the call at its deadline race for (Unstarted).
 	start atomic.Uint32
 }
 
@@ -61,30 +59,11 @@ func (j *Job) begin() bool {
 }
 
 // Unstarted reports, once j's deadline has passed, whether its target
-// never started, and then makes sure it never will: the worker, when it
-// gets to j, drops it. A call that timed out so says nothing about its
-// target — the process gave its worker no core before the deadline — and
-// counts neither way.
+// never started, and makes sure it never will. Such a timeout says nothing
+// of the target (its worker got no core in time) and counts neither way.
 func (j *Job) Unstarted() bool {
 	j.start.CompareAndSwap(jobQueued, jobDropped)
 	return j.start.Load() == jobDropped
-}
-
-// Admission is a job its caller admitted while the key's circuit was
-// closed, without a turn of its breaker. Just before the target runs the
-// worker asks Admitted whether the circuit is still the one that admitted
-// it; if not (it moved, or its breaker stopped), the worker hands the job
-// back with Redirect, reports nothing and never touches it again, and the
-// breaker admits it as any other call. A job with an Admission is visible
-// to Pool.Running while its target runs.
-//
-// Finish is given the job's outcome, classified, before the worker posts
-// it: it reports whether it took the outcome itself, in which case the
-// worker posts nothing and never touches the job again.
-type Admission interface {
-	Admitted() bool
-	Redirect()
-	Finish(o *Completion) bool
 }
 
 // Inbox takes a job's Completion: a breaker's mailbox, into which the worker
@@ -93,26 +72,20 @@ type Inbox interface {
 	PostUserMessage(msg any)
 }
 
-// idleTimeout is how long, at least, a worker waits for another job before
-// it exits: it exits at the third tick of the pool's reaper (every
-// idleTimeout/2) after it went idle, 10 to 15 s after, so a worker reads no
-// clock to go idle.
+// idleTimeout is how long, at least, an idle worker waits before it exits,
+// at the third tick of the pool's reaper (every idleTimeout/2): 10 to 15 s
+// after, reading no clock to go idle.
 const idleTimeout = 10 * time.Second
 
 // idleTicks is how many reaper ticks a worker stays idle for.
 const idleTicks = 3
 
-// Pool runs Jobs on long-lived goroutines. It grows when every worker is busy
-// (a hung target never delays another call) and shrinks as workers idle out.
-// Submit never blocks.
-//
-// An idle worker waits on a channel of its own, on its processor's stack of
-// idle workers (idleStack, without a lock): a job goes to the one that
-// finished last on the caller's processor (its stack and caches are the
-// warmest) with one compare-and-swap and one send, and a worker waits with a plain receive, not a select over the
-// pool's job queue, its quit channel and an idle timer, which cost every
-// call those three channels' locks. One timer for the pool retires the
-// workers idle for idleTimeout, on its ticks.
+// Pool runs Jobs on long-lived goroutines, growing when every worker is busy
+// (a hung target delays no other call) and shrinking as workers idle out;
+// Submit never blocks. An idle worker waits on a channel of its own, on its
+// processor's lock-free stack (idleStack): a job goes to the warmest with a
+// compare-and-swap and a send. One timer retires the workers idle for
+// idleTimeout.
 type Pool struct {
 	replies *Router
 	closed  atomic.Bool
@@ -128,10 +101,8 @@ type Pool struct {
 	ticks    atomic.Uint32 // the reaper's ticks so far
 }
 
-// poolRef is the pool as its reaper's func holds it, cleared by Close: the
-// runtime keeps a stopped timer, and its func, in its heap until the time
-// it was due, and the pool holds its Router and through it the actor
-// system, which a shut-down registry is to let go of at once.
+// poolRef is the pool as its reaper's func holds it, cleared by Close (the
+// runtime keeps a stopped timer's func until it was due).
 type poolRef struct{ p atomic.Pointer[Pool] }
 
 // worker is one of the pool's goroutines, as the idle stack holds it.
@@ -141,9 +112,8 @@ type worker struct {
 	slot  uint32        // its place in the idle stack's slots, for its life
 	next  atomic.Uint32 // the slot+1 of the worker below it on the idle stack
 
-	// cur is the job with an Admission whose target it is running (or
-	// held, while Running looks at it: the worker cannot end it then, nor
-	// can its call be reused).
+	// cur is the job ByCaller whose target it runs (held while Running
+	// looks at it: neither it ends nor its call is reused meanwhile).
 	cur atomic.Pointer[Job]
 }
 
@@ -173,19 +143,18 @@ func (p *Pool) Replies() *Router { return p.replies }
 func (p *Pool) Live() int { return int(p.live.Load()) }
 
 // ErrInvalidJob is Submit's answer to a job it cannot run: nil, or without
-// Run and without a Ctx, a Fn or a ReplyTo.
-var ErrInvalidJob = errors.New("tripwire/task: invalid job: nil, or no Ctx, Fn or ReplyTo")
+// Run and without a Ctx, a Fn, a ReplyTo or a Call.
+var ErrInvalidJob = errors.New("tripwire/task: invalid job: nil, or no Ctx, Fn, ReplyTo or Call")
 
-// Submit hands j to an idle worker or starts a new one; an invalid job is
-// ErrInvalidJob, and is not run. After Close the job is answered with
-// ErrShutdown, ignored (neither a success nor a failure), without running. A zero Deadline adds none to Ctx.
+// Submit hands j to an idle worker or a new one (an invalid job is
+// ErrInvalidJob); after Close it is answered with ErrShutdown, ignored.
 func (p *Pool) Submit(j *Job) error {
-	if j == nil || (j.Run == nil && (j.Ctx == nil || j.Fn == nil || j.ReplyTo == nil)) {
+	if j == nil || (j.Run == nil && (j.Ctx == nil || j.Fn == nil || j.ReplyTo == nil || j.Call == nil)) {
 		return ErrInvalidJob
 	}
 	if p.closed.Load() || !p.dispatch(j) {
-		release(j.Token)
-		j.Out = Completion{Token: j.Token, Err: errs.ErrShutdown, Ignored: true} // neither a success nor a failure
+		j.Call.Release()
+		j.Out = Completion{Call: j.Call, Err: errs.ErrShutdown, Ignored: true} // neither a success nor a failure
 		j.post()
 	}
 	return nil
@@ -221,12 +190,9 @@ func (p *Pool) dispatch(j *Job) bool {
 	return true
 }
 
-// Running calls fn with the job of every worker running the target of a
-// job with an Admission, while that worker cannot end it: a breaker that
-// stops for good answers this way the calls its callers admitted. A job
-// another Running holds at that moment is skipped: a caller that must see
-// every job calls it again (a registry does, once its breakers have
-// stopped). fn must not block, and must not call into the pool.
+// Running calls fn with the job ByCaller of every worker running its
+// target, which the worker cannot end meanwhile (a job another Running
+// holds is skipped); fn must not block or call into the pool.
 func (p *Pool) Running(fn func(*Job)) {
 	p.idle.each(func(w *worker) {
 		if j := w.cur.Load(); j != nil && j != held && w.cur.CompareAndSwap(j, held) {
@@ -236,9 +202,8 @@ func (p *Pool) Running(fn func(*Job)) {
 	})
 }
 
-// Close stops idle workers and waits, until ctx is done, for busy ones. A
-// target that ignores its context can keep its worker busy; Close then
-// returns ctx.Err(). A nil ctx is ErrNilContext, and closes nothing.
+// Close stops idle workers and waits for busy ones until ctx is done (a
+// target ignoring its context: ctx.Err()); a nil ctx is ErrNilContext.
 func (p *Pool) Close(ctx context.Context) error {
 	if ctx == nil {
 		return errs.ErrNilContext
@@ -299,10 +264,8 @@ func (p *Pool) park(w *worker) bool {
 	return true
 }
 
-// arm sets the reaper to tick in idleTimeout/2, unless the pool has closed:
-// a worker or a tick that found the pool open may get here after Close
-// stopped the timer, which would then fire after the registry had shut
-// down.
+// arm sets the reaper to tick in idleTimeout/2, unless the pool has closed
+// (a worker or tick that found it open may get here after Close).
 func (p *Pool) arm() {
 	p.reap.Reset(idleTimeout / 2)
 	if p.closed.Load() {
@@ -310,10 +273,9 @@ func (p *Pool) arm() {
 	}
 }
 
-// retire is the reaper's tick: it ends the workers idle for idleTicks
-// ticks, and ticks again while any is idle. It takes the whole stack for a
-// moment (a job submitted meanwhile starts a worker) and puts back the
-// workers it keeps.
+// retire is the reaper's tick: it ends the workers idle for idleTicks ticks
+// and ticks again while any is idle, taking the whole stack for a moment
+// (a job submitted meanwhile starts a worker).
 func (p *Pool) retire() {
 	if p.closed.Load() {
 		return
@@ -352,21 +314,21 @@ func (p *Pool) run(w *worker, j *Job) {
 		runRecovered(j.Run)
 		return
 	}
-	if a := j.Admission; a != nil {
+	if j.ByCaller {
 		w.cur.Store(j)
-		if !a.Admitted() {
+		if !j.Call.Admitted() {
 			w.end(j)
-			a.Redirect() // the last touch of j
+			j.Call.Redirect() // the last touch of j
 			return
 		}
 	}
 	if !j.begin() {
 		// Its deadline came first: whoever ends the call there answers it
 		// (see Unstarted), and the target never saw it.
-		if j.Admission != nil {
+		if j.ByCaller {
 			w.end(j)
 		}
-		release(j.Token)
+		j.Call.Release()
 		return
 	}
 	ctx := j.Ctx
@@ -376,13 +338,13 @@ func (p *Pool) run(w *worker, j *Job) {
 		defer cancel()
 	}
 	v, err := call(ctx, j.Fn, j.Msg)
-	if j.Admission != nil {
+	if j.ByCaller {
 		w.end(j) // before the report: Running never sees a job reported
 	}
-	release(j.Token) // before the answer: its caller may call again at once
-	j.Out = Completion{Token: j.Token, Value: v, Err: err}
+	j.Call.Release() // before the answer: its caller may call again at once
+	j.Out = Completion{Call: j.Call, Value: v, Err: err}
 	j.Classify.classify(&j.Out)
-	if a := j.Admission; a != nil && a.Finish(&j.Out) {
+	if j.ByCaller && j.Call.Finish(&j.Out) {
 		return
 	}
 	j.post()

@@ -20,11 +20,12 @@ import (
 
 var errTarget = errors.New("target failed")
 
-// job returns a job for fn with a one-minute deadline, reporting to c.
-func job(c *collector, token any, fn task.Func) *task.Job {
+// job returns a job for fn with a one-minute deadline, its message and
+// its call's name msg, reporting to c.
+func job(c *collector, msg any, fn task.Func) *task.Job {
 	return &task.Job{
 		Ctx: context.Background(), Deadline: time.Now().Add(time.Minute),
-		Fn: fn, Msg: token, ReplyTo: c, Token: token,
+		Fn: fn, Msg: msg, ReplyTo: c, Call: token{msg},
 	}
 }
 
@@ -45,7 +46,7 @@ func TestPoolPanicIsOneFailedOutcome(t *testing.T) {
 		// Then exactly one Completion reports the panic as a failure
 		got := c.settled()
 		require.Len(t, got, 1)
-		require.Equal(t, "t1", got[0].Token)
+		require.Equal(t, token{"t1"}, got[0].Call)
 		require.Nil(t, got[0].Value)
 		require.ErrorIs(t, got[0].Err, errs.ErrTargetPanic)
 		require.Contains(t, got[0].Err.Error(), "kaboom")
@@ -55,7 +56,7 @@ func TestPoolPanicIsOneFailedOutcome(t *testing.T) {
 		p.Submit(job(c, "t2", func(context.Context, any) (any, error) { return "fine", nil }))
 		got = c.settled()
 		require.Len(t, got, 1)
-		require.Equal(t, &task.Completion{Token: "t2", Value: "fine"}, got[0])
+		require.Equal(t, &task.Completion{Call: token{"t2"}, Value: "fine"}, got[0])
 	})
 }
 
@@ -85,9 +86,9 @@ func TestPoolRunsEachJobExactlyOnce(t *testing.T) {
 		require.Len(t, got, n)
 		seen := map[any]bool{}
 		for _, o := range got {
-			require.False(t, seen[o.Token], "two outcomes for job %v", o.Token)
-			seen[o.Token] = true
-			require.Equal(t, o.Token.(int)*10, o.Value)
+			require.False(t, seen[o.Call], "two outcomes for job %v", o.Call)
+			seen[o.Call] = true
+			require.Equal(t, o.Call.(token).name.(int)*10, o.Value)
 			require.False(t, o.Failed)
 		}
 	})
@@ -124,7 +125,7 @@ func TestPoolContextCarriesDeadlineAndCancellation(t *testing.T) {
 				var deadline, ended time.Time
 				var hasDeadline bool
 				p.Submit(&task.Job{
-					Ctx: ctx, Deadline: start.Add(tt.jobDeadline), ReplyTo: c, Token: 1,
+					Ctx: ctx, Deadline: start.Add(tt.jobDeadline), ReplyTo: c, Call: token{1},
 					Fn: func(ctx context.Context, _ any) (any, error) {
 						deadline, hasDeadline = ctx.Deadline()
 						<-ctx.Done()
@@ -218,7 +219,7 @@ func TestPoolSubmitAfterClose(t *testing.T) {
 		got := c.settled()
 		require.False(t, ran.Load())
 		require.Len(t, got, 1)
-		require.Equal(t, "late", got[0].Token)
+		require.Equal(t, token{"late"}, got[0].Call)
 		require.ErrorIs(t, got[0].Err, errs.ErrShutdown)
 		require.False(t, got[0].Failed)
 		require.True(t, got[0].Ignored)
@@ -259,7 +260,7 @@ func TestPoolClassifier(t *testing.T) {
 				// Then the classifier decides Failed and the result is unchanged
 				got := c.settled()
 				require.Len(t, got, 1)
-				require.Equal(t, &task.Completion{Token: 1, Value: tt.value, Err: tt.err, Failed: tt.wantFailed}, got[0])
+				require.Equal(t, &task.Completion{Call: token{1}, Value: tt.value, Err: tt.err, Failed: tt.wantFailed}, got[0])
 			})
 		})
 	}
@@ -339,9 +340,10 @@ func TestPoolRefusesAJobItCannotRunAndSurvivesAPanickingGo(t *testing.T) {
 		// When jobs without what a worker needs are submitted
 		for name, j := range map[string]*task.Job{
 			"nil":        nil,
-			"no ctx":     {Fn: echo, ReplyTo: c},
-			"no fn":      {Ctx: context.Background(), ReplyTo: c},
-			"no replyTo": {Ctx: context.Background(), Fn: echo},
+			"no ctx":     {Fn: echo, ReplyTo: c, Call: token{}},
+			"no fn":      {Ctx: context.Background(), ReplyTo: c, Call: token{}},
+			"no replyTo": {Ctx: context.Background(), Fn: echo, Call: token{}},
+			"no call":    {Ctx: context.Background(), Fn: echo, ReplyTo: c},
 		} {
 			// Then each is ErrInvalidJob, and nothing runs or reports
 			if err := p.Submit(j); !errors.Is(err, task.ErrInvalidJob) {

@@ -15,17 +15,12 @@ const routerSlots = 1 << 14
 
 // Router is one process, registered once, that receives the replies of all
 // of a registry's asks. Each ask sends with a sender PID naming the router
-// and carrying a RequestId of its own; protoactor hands that PID back with
-// the reply (ctx.Respond, a dead-letter answer, and over remote too), and the
-// router passes the reply to the ask it names. An ask then costs no entry in
-// protoactor's process registry: no id string, no PID, no concurrent-map
-// insert and delete per call. Finding the ask takes no lock and no map,
-// but for an ask in the overflow: a reply is routed on the target's
-// goroutine, whose stack is often fresh and small, and a map access there
-// grew it.
-//
-// RequestIds are a 32-bit counter: a reply is misrouted only if it arrives
-// after 2^32 later asks and the ask that reused its id is still waiting.
+// and carrying a RequestId of its own, which protoactor hands back with the
+// reply (Respond, a dead-letter answer, over remote too): an ask costs no
+// entry in protoactor's process registry. Finding the ask takes no lock and
+// no map but for the overflow (a map access grew the target goroutine's
+// small stack). RequestIds are a 32-bit counter: a reply is misrouted only
+// if it arrives 2^32 asks late and the ask that reused its id still waits.
 type Router struct {
 	sys    *actor.ActorSystem
 	id     string
@@ -60,7 +55,7 @@ func (r *Router) slots() *slots {
 type sender struct {
 	pid      actor.PID
 	ask      *Ask
-	owner    any           // what its courier said it belongs to (Owned), or nil
+	owner    Inbox         // the mailbox its call's asks belong to (Call.Owner), or nil
 	router   *Router       // where its replies go
 	proc     actor.Process // the sender, where its PID's cached process points
 	deadline int64         // the call's, in Unix nanoseconds; 0: none
@@ -77,13 +72,6 @@ func (s *sender) SendSystemMessage(*actor.PID, any) {}
 
 // Stop ignores protoactor's stop, as the router does.
 func (s *sender) Stop(*actor.PID) {}
-
-// Owned is a Courier that says what its asks belong to, for
-// Router.Waiting: a key's mailbox, say. The owner is read when the ask
-// starts.
-type Owned interface {
-	Owner() any
-}
 
 // overflow holds the asks whose slot was taken when they began to wait.
 type overflow struct {
@@ -118,9 +106,7 @@ func (r *Router) newSender(a *Ask) *sender {
 	if !a.deadline.IsZero() {
 		s.deadline = a.deadline.UnixNano()
 	}
-	if o, ok := a.courier.(Owned); ok {
-		s.owner = o.Owner()
-	}
+	s.owner = a.call.Owner()
 	s.proc = s
 	cacheProcess(&s.pid, &s.proc)
 	return s
@@ -180,12 +166,11 @@ func (r *Router) waiting(self *actor.PID) bool {
 	return s != nil && &s.pid == self
 }
 
-// Waiting returns the asks of owner (Owned; nil: of couriers that say
-// none) waiting for a reply. It reads every slot (a breaker calls it when
-// its target dies, or when it stops with asks its callers sent), and no
-// ask of another owner, whose memory its next use may be writing: what it
-// returns, the owner must keep from being used again meanwhile.
-func (r *Router) Waiting(owner any) []*Ask {
+// Waiting returns the asks of owner (Call.Owner; nil: of calls that say
+// none) waiting for a reply, reading every slot (a breaker's target died,
+// or it stops) and no ask of another owner, whose memory its next use may
+// be writing; the owner keeps what it returns from being used meanwhile.
+func (r *Router) Waiting(owner Inbox) []*Ask {
 	var found []*Ask
 	if t := r.table.Load(); t != nil {
 		for i := range t {
@@ -224,8 +209,7 @@ func (r *Router) SendSystemMessage(*actor.PID, any) {}
 // Stop ignores protoactor's stop: the router lives as long as its registry.
 func (r *Router) Stop(*actor.PID) {}
 
-// idRunLen is how many RequestIds a run holds: a P takes the shared counter
-// once per run.
+// idRunLen is how many RequestIds a run holds (a P takes the counter once a run).
 const idRunLen = 64
 
 // idRun is a run of RequestIds that one P hands out.

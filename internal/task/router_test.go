@@ -89,6 +89,14 @@ func TestALateReplyForAnAbandonedAskNeverReachesTheAskInItsSlotNow(t *testing.T)
 	})
 }
 
+// A courier (senderpid_test.go) is the Call of its asks: it takes their
+// replies, and nothing else the data plane asks of a call.
+func (courier) Release()                {}
+func (courier) Owner() Inbox            { return nil }
+func (courier) Admitted() bool          { return true }
+func (courier) Redirect()               {}
+func (courier) Finish(*Completion) bool { return false }
+
 // nextID makes id the next RequestId r hands out: the next run starts
 // there, and the runs its Ps hold are dropped.
 func nextID(r *Router, id uint32) {

@@ -14,9 +14,11 @@ import (
 	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
-// releases counts its Release calls: a token that must know when the data
-// plane is done with its call.
-type releases struct{ n atomic.Int32 }
+// releases is a Call that counts its Release calls.
+type releases struct {
+	token
+	n atomic.Int32
+}
 
 func (r *releases) Release() { r.n.Add(1) }
 
@@ -25,17 +27,17 @@ func (r *releases) Release() { r.n.Add(1) }
 // timeout counted as the target's failure. A job whose deadline passed
 // before its worker started it is dropped: the target never runs, nothing
 // is reported (whoever ends the call at its deadline answers it), and the
-// token is released.
+// call is released.
 func TestAJobWhoseDeadlinePassedBeforeItsWorkerStartsIsNotRun(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		p, c := task.NewPool(sys), newCollector()
 		defer closePool(t, p)
 		var ran atomic.Bool
-		token := &releases{}
+		call := &releases{}
 		j := &task.Job{
 			Ctx: context.Background(), Deadline: time.Now().Add(-time.Nanosecond),
 			Fn:  func(context.Context, any) (any, error) { ran.Store(true); return "ran", nil },
-			Msg: "m", ReplyTo: c, Token: token,
+			Msg: "m", ReplyTo: c, Call: call,
 		}
 
 		p.Submit(j)
@@ -43,7 +45,7 @@ func TestAJobWhoseDeadlinePassedBeforeItsWorkerStartsIsNotRun(t *testing.T) {
 
 		require.False(t, ran.Load(), "the target ran past its deadline")
 		require.Empty(t, c.settled(), "a dropped job reported an outcome")
-		require.EqualValues(t, 1, token.n.Load(), "the token was not released")
+		require.EqualValues(t, 1, call.n.Load(), "the call was not released")
 		require.True(t, j.Unstarted(), "a dropped job must report that its target never started")
 	})
 }

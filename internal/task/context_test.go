@@ -1,4 +1,4 @@
-package actor
+package task
 
 import (
 	"context"
@@ -13,7 +13,8 @@ func TestACallContextEndsOnceWhicheverOfDoneAndCancelComesFirst(t *testing.T) {
 	for i := range 2000 {
 		// Given a call's context, asked for its Done channel while it is
 		// ended, from two goroutines at once
-		x := &callCtx{parent: context.Background(), deadline: time.Now().Add(time.Minute)}
+		x := new(Context)
+		x.Start(context.Background(), time.Now().Add(time.Minute))
 		want := context.Canceled
 		if i%2 == 1 {
 			want = context.DeadlineExceeded
@@ -22,7 +23,7 @@ func TestACallContextEndsOnceWhicheverOfDoneAndCancelComesFirst(t *testing.T) {
 		var wg sync.WaitGroup
 		wg.Add(2)
 		go func() { defer wg.Done(); done = x.Done() }()
-		go func() { defer wg.Done(); x.cancel(want); x.cancel(context.Canceled) }()
+		go func() { defer wg.Done(); x.Cancel(want); x.Cancel(context.Canceled) }()
 		wg.Wait()
 
 		// Then the channel it gave is closed, and the error is the first one
@@ -37,7 +38,8 @@ func TestACallContextEndsOnceWhicheverOfDoneAndCancelComesFirst(t *testing.T) {
 }
 
 func TestACallContextIsLiveUntilEnded(t *testing.T) {
-	x := &callCtx{parent: context.WithValue(context.Background(), ctxKey{}, "v"), deadline: time.Unix(1, 0)}
+	x := new(Context)
+	x.Start(context.WithValue(context.Background(), ctxKey{}, "v"), time.Unix(1, 0))
 	require.NoError(t, x.Err())
 	select {
 	case <-x.Done():
@@ -48,7 +50,7 @@ func TestACallContextIsLiveUntilEnded(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, time.Unix(1, 0), d)
 	require.Equal(t, "v", x.Value(ctxKey{}))
-	x.cancel(context.DeadlineExceeded)
+	x.Cancel(context.DeadlineExceeded)
 	<-x.Done()
 	require.ErrorIs(t, x.Err(), context.DeadlineExceeded)
 }

@@ -1,28 +1,32 @@
-package actor
+package state
 
 import (
 	"math/bits"
 	"time"
 )
 
-// A latency histogram has quarter-octave bins from 1µs (2^10 ns) up: bin 0
-// holds what is faster, the last what is slower than 2^36 ns (about 69 s).
+// A latency histogram has quarter-octave bins from 1 µs (2^10 ns) up: bin
+// 0 holds what is faster, the last what is slower than 2^36 ns (about
+// 69 s). A percentile it reports is within 12.5% (latValue).
 const (
 	latMinShift = 10
 	latOctaves  = 26
-	latBins     = 2 + latOctaves*4
+	// LatencyBinCount is how many bins a histogram has.
+	LatencyBinCount = 2 + latOctaves*4
 )
 
-type latencyBins [latBins]uint32
+// LatencyBins are a histogram of latencies: how many fell in each bin
+// (LatencyBin).
+type LatencyBins [LatencyBinCount]uint32
 
-// latBin is the bin of d.
-func latBin(d time.Duration) int {
+// LatencyBin is the bin of a latency of d.
+func LatencyBin(d time.Duration) int {
 	if d < 1<<latMinShift {
 		return 0
 	}
 	o := bits.Len64(uint64(d)) - 1 // 2^o <= d < 2^(o+1)
 	if o >= latMinShift+latOctaves {
-		return latBins - 1
+		return LatencyBinCount - 1
 	}
 	sub := int(uint64(d)>>(o-2)) & 3
 	return 1 + (o-latMinShift)*4 + sub
@@ -33,7 +37,7 @@ func latValue(i int) time.Duration {
 	switch {
 	case i == 0:
 		return 1 << (latMinShift - 1)
-	case i >= latBins-1:
+	case i >= LatencyBinCount-1:
 		return 1 << (latMinShift + latOctaves)
 	}
 	o, sub := latMinShift+(i-1)/4, (i-1)%4
@@ -41,40 +45,34 @@ func latValue(i int) time.Duration {
 	return lo + time.Duration(1)<<(o-3)
 }
 
-// percentile is the q-th quantile (0 < q <= 1) of the n values that bins
-// hold, capped at max. The last bin has no upper edge: a quantile in it is
-// max, the slowest call, which is within that bin too.
-func percentile(bins *latencyBins, n uint64, q float64, max time.Duration) time.Duration {
+// percentile is the q-th quantile (0 < q <= 1) of the n values h holds,
+// capped at slowest, which a quantile in the last bin (no upper edge) is.
+func (h *LatencyBins) percentile(n uint64, q float64, slowest time.Duration) time.Duration {
 	if n == 0 {
 		return 0
 	}
-	rank := uint64(q*float64(n) + 0.999999)
-	if rank < 1 {
-		rank = 1
-	}
+	rank := max(uint64(q*float64(n)+0.999999), 1)
 	var seen uint64
-	for i, c := range bins {
+	for i, c := range h {
 		seen += uint64(c)
-		if seen >= rank {
-			if i == latBins-1 {
-				return max
-			}
-			return min(latValue(i), max)
+		if seen < rank {
+			continue
 		}
+		if i == LatencyBinCount-1 {
+			return slowest
+		}
+		return min(latValue(i), slowest)
 	}
-	return max
+	return slowest
 }
 
 // sparseBins are the bins of a histogram that hold something, each a bin
 // number (high 32 bits) and its count, in bin order: a second's latencies
-// fall in a few bins, and a key's window should not cost 424 bytes a bucket.
+// fall in a few bins, and a bucket should not cost 424 bytes.
 type sparseBins []uint64
 
-// add counts one value in bin i.
-func (s *sparseBins) add(i int) { s.addN(i, 1) }
-
-// addN counts n values in bin i.
-func (s *sparseBins) addN(i int, n uint32) {
+// add counts n values in bin i.
+func (s *sparseBins) add(i int, n uint32) {
 	bins := *s
 	for j, v := range bins {
 		switch bin := int(v >> 32); {
@@ -93,7 +91,7 @@ func (s *sparseBins) addN(i int, n uint32) {
 }
 
 // addTo adds the counts to a full histogram.
-func (s sparseBins) addTo(h *latencyBins) {
+func (s sparseBins) addTo(h *LatencyBins) {
 	for _, v := range s {
 		h[v>>32] += uint32(v)
 	}

@@ -12,30 +12,6 @@ import (
 	"github.com/tripwire-go/tripwire/internal/errs"
 )
 
-// Regression: a check due in (nearly) math.MaxInt64 wrapped to the past,
-// and the timers' one timer, armed 292 years away, was never brought
-// forward again: every other check of the registry stopped.
-func TestAFarCheckLeavesTheOthersOnTime(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		// Given timers that have run a while
-		var timers IdleTimers
-		defer timers.Stop()
-		r := &recorder{}
-		m := newTestMailbox(r)
-		timers.arm(time.Hour, m, &idleCheck{seq: 1})
-		time.Sleep(10 * time.Millisecond)
-
-		// When a check is armed for (nearly) forever, and one for a second
-		timers.arm(math.MaxInt64-time.Microsecond, m, &idleCheck{seq: 2})
-		timers.arm(time.Second, m, &idleCheck{seq: 3})
-
-		// Then the others come on time
-		time.Sleep(2 * time.Hour)
-		synctest.Wait()
-		require.Equal(t, []any{&idleCheck{seq: 3}, &idleCheck{seq: 1}}, r.messages())
-	})
-}
-
 // Regression: a call with no timeout (a deadline math.MaxInt64 away) that
 // its breaker admitted stopped the deadline ticks of every call: another
 // call was not answered at its deadline.
