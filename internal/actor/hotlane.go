@@ -7,7 +7,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/tripwire-go/tripwire/internal/pin"
+	"github.com/tripwire-go/tripwire/internal/borrowed"
 )
 
 // A hot key's successes are counted where they arrive — on the worker that
@@ -63,7 +63,7 @@ type hotSlot struct {
 }
 
 func newHotLane(origin mono) *hotLane {
-	l := &hotLane{origin: origin, shards: make([]hotShard, min(pin.Processors(), hotShards))}
+	l := &hotLane{origin: origin, shards: make([]hotShard, min(borrowed.Processors(), hotShards))}
 	for i := range l.shards {
 		l.shards[i].last.Store(math.MinInt64) // none yet: a mono may be below zero
 	}
@@ -75,7 +75,7 @@ func newHotLane(origin mono) *hotLane {
 // reports false, pinning nothing, if that slot still holds an earlier
 // epoch the breaker has not taken, or is being taken, or the lane is gone.
 func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
-	sh := &l.shards[pin.Pin()%len(l.shards)]
+	sh := &l.shards[borrowed.Pin()%len(l.shards)]
 	e := epochAt(l.origin, now)
 	sl := &sh.slots[e&1]
 	// Counted before it reads the epoch: the breaker, which takes the
@@ -111,7 +111,7 @@ func raise(x *atomic.Int64, v int64) {
 // done ends what begin started.
 func (sl *hotSlot) done() {
 	sl.writers.Add(-1)
-	pin.Unpin()
+	borrowed.Unpin()
 }
 
 // take moves the counts of every epoch before cur into s's window w, and

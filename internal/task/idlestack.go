@@ -4,11 +4,11 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/tripwire-go/tripwire/internal/pin"
+	"github.com/tripwire-go/tripwire/internal/borrowed"
 )
 
 // idleStack is the pool's idle workers, without a lock: one stack per
-// processor (GOMAXPROCS of them, see internal/pin). A worker goes idle on
+// processor (GOMAXPROCS of them, see internal/borrowed). A worker goes idle on
 // the stack of the processor it ran on, and a job takes the worker that
 // went idle last on its own processor's stack, else on another's, with one
 // compare-and-swap each. One stack for every core moved its top's cache
@@ -36,11 +36,11 @@ type idleTop struct {
 }
 
 // init makes one stack per processor.
-func (s *idleStack) init() { s.tops = make([]idleTop, max(1, pin.Processors())) }
+func (s *idleStack) init() { s.tops = make([]idleTop, max(1, borrowed.Processors())) }
 
 // here is the stack of the processor the calling goroutine runs on.
 func (s *idleStack) here() int {
-	p := pin.Processor()
+	p := borrowed.Processor()
 	if p >= len(s.tops) {
 		p %= len(s.tops) // GOMAXPROCS grew since the pool was made
 	}
