@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	tactor "github.com/tripwire-go/tripwire/internal/actor"
+	"github.com/tripwire-go/tripwire/internal/borrowed"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -30,14 +31,12 @@ type rulesKey struct {
 	watch       bool
 	ignoreDown  bool
 	idle        time.Duration
-	isFailure   unsafe.Pointer
-	classify    unsafe.Pointer
+	// The functions' identities (borrowed.FuncID): the cache keeps the
+	// functions alive with their Rules, so an identity cannot be reused for
+	// another function while it is a key.
+	isFailure unsafe.Pointer
+	classify  unsafe.Pointer
 }
-
-// funcID is the identity of a function value: the closure it points to
-// (nil for a nil func). The cache keeps the function alive with its Rules,
-// so the pointer cannot be reused for another while it is a key.
-func funcID[F any](f *F) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(f)) }
 
 // rules returns the shared Rules of s (with its defaults filled in), for a
 // target watched or not.
@@ -45,7 +44,7 @@ func (c *rulesCache) rules(s Settings, watch bool) *tactor.Rules {
 	k := rulesKey{
 		circuit: s.circuit(), callTimeout: s.CallTimeout, maxInFlight: s.MaxInFlight,
 		watch: watch, ignoreDown: s.IgnoreTargetDown, idle: s.IdleTimeout,
-		isFailure: funcID(&s.IsFailure), classify: funcID(&s.Classify),
+		isFailure: borrowed.FuncID(&s.IsFailure), classify: borrowed.FuncID(&s.Classify),
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

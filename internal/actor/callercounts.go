@@ -4,8 +4,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
+	"github.com/tripwire-go/tripwire/internal/borrowed"
 	"github.com/tripwire-go/tripwire/internal/errs"
 )
 
@@ -45,11 +45,11 @@ type stripes [4]struct {
 	_ [56]byte
 }
 
-// stripe picks a stripe for the calling goroutine by where its stack is.
-func stripe() int {
-	var x byte
-	return int(uintptr(unsafe.Pointer(&x)) >> 12 & 3)
-}
+// stripe picks a stripe for the calling goroutine by the processor it runs
+// on, so callers on one core count on one line and callers on another on
+// another; by the goroutine's stack, the line a caller wrote was last
+// written by the other core about half the time, however many stripes.
+func stripe() int { return borrowed.Processor() % len(stripes{}) }
 
 func (s *stripes) total() (n uint64) {
 	for i := range s {

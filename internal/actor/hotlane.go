@@ -7,8 +7,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/tripwire-go/tripwire/internal/borrowed"
 	"github.com/tripwire-go/tripwire/internal/hook"
-	"github.com/tripwire-go/tripwire/internal/pin"
 	"github.com/tripwire-go/tripwire/state"
 )
 
@@ -56,7 +56,7 @@ type hotSlot struct {
 }
 
 func newHotLane(origin time.Duration) *hotLane {
-	l := &hotLane{origin: origin, shards: make([]hotShard, min(pin.Processors(), hotShards))}
+	l := &hotLane{origin: origin, shards: make([]hotShard, min(borrowed.Processors(), hotShards))}
 	for i := range l.shards {
 		l.shards[i].last.Store(math.MinInt64) // none yet: a mono may be below zero
 	}
@@ -66,7 +66,7 @@ func newHotLane(origin time.Duration) *hotLane {
 // begin readies this processor's slot for a success that ended at now,
 // pinned until done; false, unpinned, if the slot is not free for now.
 func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
-	sh := &l.shards[pin.Pin()%len(l.shards)]
+	sh := &l.shards[borrowed.Pin()%len(l.shards)]
 	e := state.StatsEpoch(l.origin, clock(now))
 	sl := &sh.slots[e&1]
 	// Counted before the epoch is read: the breaker, which takes the slot
@@ -101,7 +101,7 @@ func raise(x *atomic.Int64, v int64) {
 // done ends what begin started.
 func (sl *hotSlot) done() {
 	sl.writers.Add(-1)
-	pin.Unpin()
+	borrowed.Unpin()
 }
 
 // take moves the counts of every epoch before cur into s's window w and

@@ -1,6 +1,10 @@
 package task
 
-import "github.com/asynkron/protoactor-go/actor"
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/tripwire-go/tripwire/internal/borrowed"
+)
 
 // Header says which asks carry their call's deadline in the
 // DeadlineHeader as well as in their sender (SenderDeadline).
@@ -30,5 +34,5 @@ func (h Header) sends(target *actor.PID, local string) bool {
 	}
 	// protoactor's own test of a local PID (ProcessRegistryValue.Get); a
 	// protoactor whose PID caches no process leaves the sender unreadable.
-	return !pidProcess.ok || (target.Address != "nonhost" && target.Address != local)
+	return !borrowed.CanCachePIDProcess() || (target.Address != "nonhost" && target.Address != local)
 }

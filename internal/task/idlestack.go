@@ -4,11 +4,11 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/tripwire-go/tripwire/internal/pin"
+	"github.com/tripwire-go/tripwire/internal/borrowed"
 )
 
 // idleStack is the pool's idle workers, lock-free: one stack per processor
-// (internal/pin). A worker goes idle on its processor's stack, and a job
+// (internal/borrowed). A worker goes idle on its processor's stack, and a job
 // takes the worker that went idle last on its own processor's, else on
 // another's, with one compare-and-swap each (one stack for every core cost
 // a hot key 15–20% of its calls/s in cache misses: BENCHMARKS.md).
@@ -31,11 +31,11 @@ type idleTop struct {
 }
 
 // init makes one stack per processor.
-func (s *idleStack) init() { s.tops = make([]idleTop, max(1, pin.Processors())) }
+func (s *idleStack) init() { s.tops = make([]idleTop, max(1, borrowed.Processors())) }
 
 // here is the stack of the processor the calling goroutine runs on.
 func (s *idleStack) here() int {
-	p := pin.Processor()
+	p := borrowed.Processor()
 	if p >= len(s.tops) {
 		p %= len(s.tops) // GOMAXPROCS grew since the pool was made
 	}

@@ -2,17 +2,15 @@ package task
 
 import (
 	"fmt"
-	"reflect"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	rbqueue "github.com/Workiva/go-datastructures/queue"
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/tripwire-go/tripwire/internal/borrowed"
 	"github.com/tripwire-go/tripwire/internal/errs"
 )
 
@@ -53,7 +51,7 @@ func (s *Sender) send(p *Pool, a *Ask, target *actor.PID, msg any) {
 	v := s.v.Load()
 	if v == nil || v.proc != proc {
 		v = &verdict{proc: proc}
-		v.blocks, v.ring = mayBlock(proc)
+		v.blocks, v.ring = borrowed.MayBlock(proc)
 		s.v.Store(v)
 	}
 	if !v.blocks {
@@ -186,54 +184,4 @@ func (d *delivery) fail(err error) {
 	if d.waiting() {
 		d.a.fail(err)
 	}
-}
-
-// protoactorPkg is the import path every protoactor package starts with.
-const protoactorPkg = "github.com/asynkron/protoactor-go/"
-
-// mayBlock reports whether sending a user message to proc can block the
-// sender, and for protoactor's Bounded mailbox its queue. It looks into
-// protoactor's ActorProcess for the mailbox it was spawned with (the
-// fields are unexported, hence reflection; it runs once per target
-// process).
-func mayBlock(proc actor.Process) (bool, *rbqueue.RingBuffer) {
-	ap, ok := proc.(*actor.ActorProcess)
-	if !ok {
-		return !shipped(reflect.TypeOf(proc)), nil // futures, remote: never block
-	}
-	mb := reflect.ValueOf(ap).Elem().FieldByName("mailbox")
-	if !mb.IsValid() || mb.IsNil() {
-		return true, nil
-	}
-	mb = mb.Elem()
-	if !shipped(mb.Type()) {
-		return true, nil // a mailbox of the program's own
-	}
-	q := mb.Elem().FieldByName("userMailbox")
-	if !q.IsValid() || q.Kind() != reflect.Interface || q.IsNil() {
-		return false, nil
-	}
-	q = q.Elem()
-	if q.Kind() != reflect.Pointer || q.Type().Elem().Name() != "boundedMailboxQueue" {
-		return false, nil // unbounded, lock-free or priority queues never block
-	}
-	dropping := q.Elem().FieldByName("dropping")
-	if dropping.IsValid() && dropping.Bool() {
-		return false, nil
-	}
-	return true, ringOf(q.Elem().FieldByName("userMailbox"))
-}
-
-// ringOf is f, protoactor's bounded queue's unexported ring, or nil if it
-// is not one.
-func ringOf(f reflect.Value) *rbqueue.RingBuffer {
-	if !f.IsValid() || f.Type() != reflect.TypeFor[*rbqueue.RingBuffer]() || !f.CanAddr() {
-		return nil
-	}
-	return *(**rbqueue.RingBuffer)(unsafe.Pointer(f.UnsafeAddr()))
-}
-
-// shipped reports whether t is a pointer to a type of protoactor's own.
-func shipped(t reflect.Type) bool {
-	return t != nil && t.Kind() == reflect.Pointer && strings.HasPrefix(t.Elem().PkgPath()+"/", protoactorPkg)
 }

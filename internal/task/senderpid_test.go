@@ -14,8 +14,6 @@ type courier chan any
 func (c courier) Deliver(a *Ask) { c <- a.Completion().Value }
 
 func TestAnAsksSenderPIDNamesItsRouterWithoutTheProcessRegistry(t *testing.T) {
-	// This protoactor's PID caches its process where cacheProcess writes
-	require.True(t, pidProcess.ok, "protoactor's PID has no field p *Process any more")
 	inSystem(t, func(t *testing.T, sys *actor.ActorSystem, p *Pool) {
 		// Given an ask held by its target, whose router is then taken out
 		// of the process registry (only Close does that, and it marks the

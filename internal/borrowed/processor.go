@@ -1,19 +1,15 @@
-// Package pin tells a goroutine which of the Go runtime's processors (its
-// Ps, GOMAXPROCS of them) it runs on, so that state written by every call
-// can be kept one copy per processor: a counter or a stack that goroutines
-// on both cores write on every call moves its cache line between the cores
-// on every write, and one per processor mostly stays put.
-//
-// The runtime does not export the processor's number; sync.Pool reads it
-// through runtime.procPin, which the runtime keeps for packages outside the
-// standard library too (go.dev/issue/67401: "Do not remove or change the
-// type signature"). TestProcessorIsInRange fails if that changes.
-package pin
+package borrowed
 
 import (
 	"runtime"
 	_ "unsafe" // go:linkname
 )
+
+// The runtime does not export a processor's number; sync.Pool reads it
+// through runtime.procPin, which the runtime keeps for packages outside
+// the standard library too (go.dev/issue/67401: "Do not remove or change
+// the type signature"). TestProcessorIsInRange fails if it stops naming
+// the processor; a runtime without it fails to link.
 
 //go:linkname procPin runtime.procPin
 func procPin() int
@@ -21,10 +17,15 @@ func procPin() int
 //go:linkname procUnpin runtime.procUnpin
 func procUnpin()
 
-// Processor is the number of the processor the calling goroutine runs on,
-// from 0 to GOMAXPROCS-1. It is a hint: the goroutine may move to another
-// one as soon as it returns, so state picked by it must still be safe to
-// write from any goroutine (atomics), only cheaper from this one.
+// Processor is the number of the processor (one of the Go runtime's Ps,
+// GOMAXPROCS of them) the calling goroutine runs on, from 0 to
+// GOMAXPROCS-1, so that state written by every call can be kept one copy
+// per processor: a counter or a stack that goroutines on both cores write
+// on every call moves its cache line between the cores on every write, and
+// one per processor mostly stays put. It is a hint: the goroutine may move
+// to another processor as soon as it returns, so state picked by it must
+// still be safe to write from any goroutine (atomics), only cheaper from
+// this one.
 func Processor() int {
 	p := procPin()
 	procUnpin()
