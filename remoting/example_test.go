@@ -55,9 +55,10 @@ func Example_breakerInFrontOfARemoteActor() {
 	defer stop()
 
 	pid := actor.NewPID("10.0.0.7:7070", "weather") // a name: found again after the node restarts
-	_ = reg.Register(context.Background(), "weather", tripwire.ActorTarget(pid), tripwire.Settings{})
+	_ = reg.Register(ctx, "weather", tripwire.ActorTarget(pid), tripwire.Settings{})
 
-	v, err := tripwire.Key[any, *wrapperspb.StringValue](reg, "weather").Call(ctx, wrapperspb.String("paris"))
+	weather := tripwire.Key[*wrapperspb.StringValue, *wrapperspb.StringValue](reg, "weather")
+	v, err := weather.Call(ctx, wrapperspb.String("paris"))
 	fmt.Println(v, err)
 }
 
