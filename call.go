@@ -28,10 +28,7 @@ const ReplyGrace = tactor.ReplyGrace
 // failure. A context whose deadline has passed gets ErrTimeout. Key (a
 // Handle) is Call with the message's and the answer's types checked.
 func (r *Registry) Call(ctx context.Context, key string, msg any) (any, error) {
-	if r == nil {
-		return nil, errNoRegistry
-	}
-	return r.call(ctx, key, msg, r.factory, nil)
+	return r.call(ctx, key, msg, nil, nil) // (inlined: the open path's one frame)
 }
 
 // CallWith is Call for a key that f makes if it does not exist yet —
@@ -50,8 +47,15 @@ func (r *Registry) CallWith(ctx context.Context, key string, msg any, f Factory)
 
 // call is every call's door: it resolves key (with the factory f for an
 // unknown key, the deadline counting from now), refuses bad input, fails
-// fast, and forwards the call. want is the answer's type (nil: any).
+// fast, and forwards the call. f nil is the registry's factory; want is the
+// answer's type (nil: any).
 func (r *Registry) call(ctx context.Context, key string, msg any, f Factory, want reflect.Type) (any, error) {
+	if r == nil {
+		return nil, errNoRegistry
+	}
+	if f == nil {
+		f = r.factory
+	}
 	if ctx == nil {
 		return nil, ErrNilContext
 	}
@@ -61,16 +65,17 @@ func (r *Registry) call(ctx context.Context, key string, msg any, f Factory, wan
 	var start time.Time
 	e, ok := r.keys.Load(key)
 	if !ok || r.closed.Load() {
-		if r.unusable() {
-			return nil, errNoRegistry
-		}
-		start = time.Now()
 		var err error
-		if e, err = r.resolve(ctx, key, f, start.Add(state.DefaultCallTimeout)); err != nil {
-			if errors.Is(err, ErrTooManyKeys) {
-				r.calls.RefusedKey()
-			}
+		if e, start, err = r.unknown(ctx, key, f); err != nil {
 			return nil, err
+		}
+	}
+	if want == nil && !e.Config.Target.Checks() {
+		// The open path without gate's frame: no input here that gate
+		// could refuse first.
+		if oe := e.Cell.Reject(); oe != nil {
+			r.calls.Rejected(ctx, &e.Config)
+			return nil, oe
 		}
 	}
 	callTimeout, max, _, err := r.gate(ctx, e, msg, want)
@@ -78,6 +83,19 @@ func (r *Registry) call(ctx context.Context, key string, msg any, f Factory, wan
 		return nil, err
 	}
 	return r.forward(ctx, e, msg, callTimeout, max, start, f)
+}
+
+// unknown resolves a key that is not in the table (or the registry shut
+// down), with the factory f; the call's deadline counts from start.
+func (r *Registry) unknown(ctx context.Context, key string, f Factory) (e *registry.Entry, start time.Time, err error) {
+	if r.unusable() {
+		return nil, start, errNoRegistry
+	}
+	start = time.Now()
+	if e, err = r.resolve(ctx, key, f, start.Add(state.DefaultCallTimeout)); errors.Is(err, ErrTooManyKeys) {
+		r.calls.RefusedKey()
+	}
+	return e, start, err
 }
 
 // gate is the one prelude of every call whose key is resolved (Call,
