@@ -15,7 +15,7 @@ import (
 // never blocks, and a thousand of them would keep the goroutines whose
 // answers are ready — their calls timed out, their fast failure waiting —
 // from running for seconds.
-const lookEvery = 256
+const lookEvery = 64
 
 // contendedAt is how many rejections of an open period that lost the
 // count's cache line to another core make the key flooded.
