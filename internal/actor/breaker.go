@@ -286,6 +286,7 @@ func (b *breaker) forward(ctx actor.Context, c *Call, gen state.Gen, now time.Ti
 			Ctx: c.ctx, Deadline: c.Deadline, Fn: fn, Msg: c.Msg,
 			Classify: b.rules.Classify, ReplyTo: &b.cfg.Mailbox, Call: c,
 		}
+		b.cfg.Shared.Pool.See(now)
 		b.cfg.Shared.Pool.Submit(&c.job)
 		return
 	}

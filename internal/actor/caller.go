@@ -71,6 +71,7 @@ func (k *Caller) Do(ctx context.Context, mb *Mailbox, cell *Cell, limit int, msg
 		// or its deadline, which the backstop posts.
 		if adm.send == nil {
 			k.watch(c, due)
+			k.pool.See(now)
 			k.pool.Submit(&c.job)
 		} else {
 			c.ask = &c.asker

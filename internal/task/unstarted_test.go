@@ -27,7 +27,9 @@ func (r *releases) Release() { r.n.Add(1) }
 // timeout counted as the target's failure. A job whose deadline passed
 // before its worker started it is dropped: the target never runs, nothing
 // is reported (whoever ends the call at its deadline answers it), and the
-// call is released.
+// call is released. The worker compares the deadline with the pool's
+// clock, the latest time its callers read (See), not with a clock read of
+// its own.
 func TestAJobWhoseDeadlinePassedBeforeItsWorkerStartsIsNotRun(t *testing.T) {
 	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
 		p, c := task.NewPool(sys), newCollector()
@@ -40,6 +42,7 @@ func TestAJobWhoseDeadlinePassedBeforeItsWorkerStartsIsNotRun(t *testing.T) {
 			Msg: "m", ReplyTo: c, Call: call,
 		}
 
+		p.See(time.Now()) // its caller's reading, past the deadline
 		p.Submit(j)
 		synctest.Wait()
 
@@ -78,5 +81,27 @@ func TestUnstartedRacesTheWorkerForTheJob(t *testing.T) {
 		close(gate)
 		got := c.await(t, 1)
 		require.Equal(t, "done", got[0].Value)
+	})
+}
+
+// The pool's clock never runs ahead of its callers' readings: a job whose
+// deadline is after the latest reading runs, however the readings came.
+func TestThePoolsClockNeverDropsACallWithinItsDeadline(t *testing.T) {
+	testkit.Bubble(t, func(t *testing.T, sys *actor.ActorSystem) {
+		p, c := task.NewPool(sys), newCollector()
+		defer closePool(t, p)
+		time.Sleep(time.Second) // (fake time) so that readings are past the pool's birth
+		now := time.Now()
+		p.See(now.Add(-time.Second)) // an older reading after a newer one: ignored
+		p.See(now)
+		p.See(now.Add(-time.Millisecond))
+		j := &task.Job{
+			Ctx: context.Background(), Deadline: now.Add(time.Nanosecond),
+			Fn:  func(context.Context, any) (any, error) { return "ran", nil },
+			Msg: "m", ReplyTo: c, Call: &releases{},
+		}
+		p.Submit(j)
+		got := c.await(t, 1)
+		require.Equal(t, "ran", got[0].Value)
 	})
 }
