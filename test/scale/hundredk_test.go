@@ -114,7 +114,9 @@ func TestHundredThousandPassivatedKeys(t *testing.T) {
 		t.Errorf("a passivated key takes %d B", asleep)
 	}
 
-	// and every one wakes on its next call
+	// and every one wakes on its next call (made again if it timed out:
+	// CallTimeout is 500 ms here, so that the deadline timers are gone
+	// before the heap is measured)
 	callAll(t, reg, 0, n, 8)
 	shutdown(t, reg)
 }
