@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // etcdCluster is the etcd tests' cluster: etcd, member r (the registry's)
@@ -65,7 +67,7 @@ func startEtcdCluster() (*etcdCluster, error) {
 func (ec *etcdCluster) bothIn(within time.Duration) (string, error) {
 	var last string
 	var err error
-	if poll(within, func() bool {
+	if testkit.Poll(within, func() bool {
 		last, err = ec.r.ask("members")
 		return err == nil && strings.HasPrefix(last, "ok 2 ")
 	}) {
@@ -130,7 +132,7 @@ func (ec *etcdCluster) members(t *testing.T, n int, within time.Duration) {
 	t.Helper()
 	want := fmt.Sprint(n)
 	var last string
-	if !poll(within, func() bool {
+	if !testkit.Poll(within, func() bool {
 		last = ec.r.do(t, "members")
 		count, _, _ := strings.Cut(last, " ")
 		return count == want

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // withFailover turns grain.Failover off for TestEtcdFailoverOnMemberKilled,
@@ -72,7 +74,7 @@ func TestEtcdFailoverOnMemberKilled(t *testing.T) {
 				wait = dropped + open + 5*time.Second
 			}
 			var s string
-			if !poll(wait-time.Since(killed), func() bool {
+			if !testkit.Poll(wait-time.Since(killed), func() bool {
 				s = ec.r.do(t, "stats "+key+" "+stats)
 				return !strings.Contains(s, "elsewhere=none")
 			}) {

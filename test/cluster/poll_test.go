@@ -3,27 +3,17 @@ package cluster
 import (
 	"testing"
 	"time"
+
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // eventually polls cond every 5 ms until it holds, and fails the test if it
 // does not within the bound: real time, never a sleep that guesses.
 func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
 	t.Helper()
-	if !poll(within, cond) {
+	if !testkit.Poll(within, cond) {
 		t.Fatalf("not within %v: %s", within, what)
 	}
-}
-
-// poll reports whether cond held, polled every 5 ms, within d.
-func poll(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
 }
 
 // within waits for ch to close, or fails the test after d.

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/tripwire-go/tripwire"
+	"github.com/tripwire-go/tripwire/internal/testkit"
 )
 
 // watched is what a test's Config.Watch saw.
@@ -78,18 +79,6 @@ func watchRun(t *testing.T, cfg Config, reader sdkmetric.Reader, during func(*Li
 	return r.rep, w
 }
 
-// poll calls cond every 5 ms until it holds, for at most d.
-func poll(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
-}
-
 func TestWatchSeesTheRunWhileItGoes(t *testing.T) {
 	// Given a short run with no crashes of its own, whose first two targets
 	// (a function and an actor) die for the middle third
@@ -107,14 +96,14 @@ func TestWatchSeesTheRunWhileItGoes(t *testing.T) {
 			return n
 		}
 		first := int64(0)
-		grew = poll(5*time.Second, func() bool { first = calls(); return first > 0 }) &&
-			poll(5*time.Second, func() bool { return calls() > first })
-		sawLatency = poll(5*time.Second, func() bool { // the breaker's own statistics
+		grew = testkit.Poll(5*time.Second, func() bool { first = calls(); return first > 0 }) &&
+			testkit.Poll(5*time.Second, func() bool { return calls() > first })
+		sawLatency = testkit.Poll(5*time.Second, func() bool { // the breaker's own statistics
 			s, err := l.Registry().Snapshot(context.Background(), "k0002")
 			lat := s.Stats.Latency
 			return err == nil && lat.P50 > 0 && lat.P99 >= lat.P50 && l.h.scripts[2].Counts().Calls > 0
 		})
-		sawDown = poll(5*time.Second, func() bool {
+		sawDown = testkit.Poll(5*time.Second, func() bool {
 			down := l.h.live.down
 			return down[0].Load() && down[1].Load() && !down[2].Load()
 		})
