@@ -161,8 +161,8 @@ func (c *Call) Finish(o *task.Completion) bool {
 	if lane == nil || cell.flags.Load()&flagQuiet == 0 || cell.admits.Load() != c.admittedIn {
 		return false
 	}
-	now := since(c.admitted)
-	sh, sl, ok := lane.begin(now)
+	now := monoNow()
+	sh, sl, ok := lane.begin(time.Duration(now))
 	if !ok {
 		return false
 	}
@@ -174,7 +174,7 @@ func (c *Call) Finish(o *task.Completion) bool {
 		sl.done() // answered already: the outcome's turn counts it, as it would have
 		return false
 	}
-	sh.count(sl, now, now.Sub(c.admitted))
+	sh.count(sl, now, now.sub(monoOf(c.admitted)))
 	sl.done()
 	c.over.Store(endTaken)
 	c.ctx.Cancel(context.Canceled)

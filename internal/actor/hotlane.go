@@ -65,9 +65,9 @@ func newHotLane(origin time.Duration) *hotLane {
 
 // begin readies this processor's slot for a success that ended at now,
 // pinned until done; false, unpinned, if the slot is not free for now.
-func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
+func (l *hotLane) begin(now time.Duration) (*hotShard, *hotSlot, bool) {
 	sh := &l.shards[borrowed.Pin()%len(l.shards)]
-	e := state.StatsEpoch(l.origin, clock(now))
+	e := state.StatsEpoch(l.origin, now)
 	sl := &sh.slots[e&1]
 	// Counted before the epoch is read: the breaker, which takes the slot
 	// before it reads the writers, sees this worker or is seen by it.
@@ -84,12 +84,12 @@ func (l *hotLane) begin(now time.Time) (*hotShard, *hotSlot, bool) {
 
 // count counts in sl a success that ended at now and took d; between
 // begin and done.
-func (sh *hotShard) count(sl *hotSlot, now time.Time, d time.Duration) {
+func (sh *hotShard) count(sl *hotSlot, now mono, d time.Duration) {
 	sl.n.Add(1)
 	sl.bins[state.LatencyBin(d)].Add(1)
 	raise(&sl.max, int64(d))
 	sh.ended.Add(1)
-	raise(&sh.last, int64(monoOf(now)))
+	raise(&sh.last, int64(now))
 }
 
 // raise makes *x v if v is greater.

@@ -242,12 +242,12 @@ func TestALanesShardsCountEverySuccessOnceWhileTheBreakerTakesThem(t *testing.T)
 	for range workers {
 		wg.Go(func() {
 			for i := range each {
-				sh, sl, ok := l.begin(now())
+				sh, sl, ok := l.begin(clock(now()))
 				if !ok {
 					handed.Add(1) // its breaker would count it
 					continue
 				}
-				sh.count(sl, now(), time.Duration(i)*time.Microsecond)
+				sh.count(sl, monoOf(now()), time.Duration(i)*time.Microsecond)
 				sl.done()
 				counted.Add(1)
 			}
@@ -287,7 +287,7 @@ func TestALanesShardsCountEverySuccessOnceWhileTheBreakerTakesThem(t *testing.T)
 	require.NotZero(t, counted.Load())
 
 	// And no worker counts in it any more
-	_, _, ok := l.begin(now())
+	_, _, ok := l.begin(clock(now()))
 	require.False(t, ok)
 }
 
@@ -295,9 +295,9 @@ func TestALaneSlotStillHoldingAnUntakenEpochTurnsItsWorkerAway(t *testing.T) {
 	r := newLaneRig()
 	c, s, w, l, at := &r.c, r.s, r.w, r.l, r.at
 	count := func(epoch int64) bool {
-		sh, sl, ok := l.begin(at(epoch))
+		sh, sl, ok := l.begin(clock(at(epoch)))
 		if ok {
-			sh.count(sl, at(epoch), time.Millisecond)
+			sh.count(sl, monoOf(at(epoch)), time.Millisecond)
 			sl.done()
 		}
 		return ok
@@ -327,12 +327,12 @@ func TestASlotTakenWhileAStragglerCountsIsReportedAndEmptiedLater(t *testing.T) 
 	// Given two successes counted in epoch 1, and a worker still counting
 	// in that slot (it read the epoch just before the breaker took it)
 	for range 2 {
-		sh, sl, ok := l.begin(at(1))
+		sh, sl, ok := l.begin(clock(at(1)))
 		require.True(t, ok)
-		sh.count(sl, at(1), time.Millisecond)
+		sh.count(sl, monoOf(at(1)), time.Millisecond)
 		sl.done()
 	}
-	straggler, sl, ok := l.begin(at(1))
+	straggler, sl, ok := l.begin(clock(at(1)))
 	require.True(t, ok)
 
 	// When the breaker reports in epoch 2, then it cannot empty the slot,
@@ -344,7 +344,7 @@ func TestASlotTakenWhileAStragglerCountsIsReportedAndEmptiedLater(t *testing.T) 
 
 	// And once the straggler is done, the next take empties it into the
 	// window, each success counted once
-	straggler.count(sl, at(1), time.Millisecond)
+	straggler.count(sl, monoOf(at(1)), time.Millisecond)
 	sl.done()
 	st = s.report(at(2), c)
 	require.EqualValues(t, 3, st.Recent.Successes)

@@ -11,6 +11,10 @@ var clockBase = time.Now()
 
 func monoOf(t time.Time) mono { return mono(t.Sub(clockBase)) }
 
+// monoNow is now as a mono: one reading of the monotonic clock, without
+// the time.Time arithmetic of monoOf(time.Now()).
+func monoNow() mono { return mono(time.Since(clockBase)) }
+
 // sub is the time from o to m.
 func (m mono) sub(o mono) time.Duration { return time.Duration(m - o) }
 
