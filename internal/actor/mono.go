@@ -11,8 +11,7 @@ var clockBase = time.Now()
 
 func monoOf(t time.Time) mono { return mono(t.Sub(clockBase)) }
 
-// monoNow is now as a mono: one reading of the monotonic clock, without
-// the time.Time arithmetic of monoOf(time.Now()).
+// monoNow is now as a mono: one clock read, without monoOf(time.Now())'s arithmetic.
 func monoNow() mono { return mono(time.Since(clockBase)) }
 
 // sub is the time from o to m.
