@@ -23,6 +23,7 @@ func TestHundredThousandKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	warmGoroutines()
 	base := heap()
 
 	// Registering: the last thousand keys cost about what the first did
@@ -82,6 +83,7 @@ func TestHundredThousandPassivatedKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	idle := processes(sys)
+	warmGoroutines()
 	base := heap()
 
 	// Given 100,000 keys made by the factory on their first calls, from
