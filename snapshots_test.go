@@ -29,15 +29,7 @@ func TestSnapshotsPicksKeysByPrefixStateAndSleep(t *testing.T) {
 		time.Sleep(2 * time.Second) // tenant-a passivates
 		synctest.Wait()
 
-		list := func(f tripwire.Filter) []string {
-			var keys []string
-			require.NoError(t, reg.Snapshots(context.Background(), f, func(s tripwire.Snapshot) bool {
-				keys = append(keys, s.Key)
-				return true
-			}))
-			slices.Sort(keys)
-			return keys
-		}
+		list := func(f tripwire.Filter) []string { return snapshotKeys(t, reg, f) }
 		// Every live key, in batches; the sleeping one only if asked for
 		require.Len(t, list(tripwire.Filter{}), 200)
 		require.Len(t, list(tripwire.Filter{Passivated: true}), 201)
@@ -118,15 +110,7 @@ func TestSnapshotsPicksKeysByTheirTargetsAddress(t *testing.T) {
 		require.NoError(t, reg.Register(context.Background(), "open-actor", tripwire.ActorTarget(echo), tripwire.Settings{}))
 		require.NoError(t, reg.ForceOpen(context.Background(), "open-actor"))
 		require.NoError(t, reg.Register(context.Background(), "func", tripwire.Func(func(context.Context, any) (any, error) { return "ok", nil }), tripwire.Settings{}))
-		list := func(f tripwire.Filter) []string {
-			var keys []string
-			require.NoError(t, reg.Snapshots(context.Background(), f, func(s tripwire.Snapshot) bool {
-				keys = append(keys, s.Key)
-				return true
-			}))
-			slices.Sort(keys)
-			return keys
-		}
+		list := func(f tripwire.Filter) []string { return snapshotKeys(t, reg, f) }
 		// When they are picked by an address, Then only the actors there are
 		require.Equal(t, []string{"actor", "open-actor"}, list(tripwire.Filter{Address: echo.Address}))
 		require.Equal(t, []string{"open-actor"}, list(tripwire.Filter{Address: echo.Address, States: []state.State{state.Open}}))
@@ -134,4 +118,15 @@ func TestSnapshotsPicksKeysByTheirTargetsAddress(t *testing.T) {
 		require.Len(t, list(tripwire.Filter{}), 3)
 		endBubble(t, reg, sys)
 	})
+}
+
+// snapshotKeys is the keys Snapshots picks with f, sorted.
+func snapshotKeys(t *testing.T, reg *tripwire.Registry, f tripwire.Filter) []string {
+	var keys []string
+	require.NoError(t, reg.Snapshots(context.Background(), f, func(s tripwire.Snapshot) bool {
+		keys = append(keys, s.Key)
+		return true
+	}))
+	slices.Sort(keys)
+	return keys
 }
